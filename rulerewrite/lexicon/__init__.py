@@ -1,0 +1,352 @@
+"""Packs and rule files → one compiled :class:`Lexicon` (Aho-Corasick automaton + records).
+
+Build once per :class:`~rulerewrite.Rewriter`; the compiled form is cached on disk keyed by a hash
+of every file's content (and this package's version), so a second process loads it without
+re-validating or re-compiling, and any edit to a file rebuilds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import ahocorasick
+
+from rulerewrite.errors import Diagnostic, LexiconError, UnknownDomainError
+from rulerewrite.lexicon.model import PROTECTED_KINDS, Entry, Intent, Match, Rule
+from rulerewrite.lexicon.schema import ParsedFile, cross_check, read_file
+from rulerewrite.text.normalize import Normalizer, NormText
+from rulerewrite.text.segment import Segmenter
+
+__all__ = [
+    "Entry",
+    "Intent",
+    "Lexicon",
+    "Match",
+    "Rule",
+    "available_domains",
+    "check_paths",
+    "data_dir",
+]
+
+CACHE_FORMAT = "rulerewrite-lexicon-4"
+
+
+def data_dir(kind: str) -> Path:
+    """The bundled ``dictionaries`` or ``rules`` folder (installed wheel or source checkout)."""
+    here = Path(__file__).resolve().parent.parent
+    for cand in (here / "_data" / kind, here.parent / kind):
+        if cand.is_dir():
+            return cand
+    raise FileNotFoundError(f"bundled {kind}/ folder not found next to {here}")
+
+
+def available_domains() -> list[str]:
+    """Names of the bundled domain packs (``general`` excluded: it is always loaded)."""
+    return sorted(p.stem for p in data_dir("dictionaries").glob("*.yaml") if p.stem != "general")
+
+
+def _expand(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(sorted(list(path.glob("*.yaml")) + list(path.glob("*.yml"))))
+        else:
+            out.append(path)
+    return out
+
+
+def _display(path: Path) -> str:
+    """Paths inside the package data or the cwd are shown relative (``dictionaries/x.yaml``)."""
+    try:
+        for kind in ("dictionaries", "rules"):
+            base = data_dir(kind)
+            if path.resolve().is_relative_to(base.resolve()):
+                return f"{kind}/{path.resolve().relative_to(base.resolve())}"
+    except FileNotFoundError:  # pragma: no cover
+        pass
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _parse_all(
+    files: Sequence[Path], norm: Normalizer
+) -> tuple[list[ParsedFile], list[Diagnostic]]:
+    diags: list[Diagnostic] = []
+    parsed: list[ParsedFile] = []
+    for f in files:
+        disp = _display(f)
+        if not f.is_file():
+            diags.append(Diagnostic(disp, 1, 1, "RR100", "no such file"))
+            continue
+        pf = read_file(f, disp, norm, diags)
+        if pf is not None:
+            parsed.append(pf)
+    cross_check(parsed, norm, diags)
+    return parsed, sorted(set(diags))
+
+
+def check_paths(
+    paths: Sequence[str | os.PathLike[str]], *, with_general: bool = True
+) -> list[Diagnostic]:
+    """Validate packs and rule files (files or folders); returns every problem found.
+
+    The bundled ``general`` pack is added as context (it defines the shared intent labels) unless
+    a file named ``general.yaml`` is among ``paths``.
+    """
+    files = _expand(paths)
+    if with_general and not any(f.stem == "general" for f in files):
+        files.insert(0, data_dir("dictionaries") / "general.yaml")
+    _, diags = _parse_all(files, Normalizer())
+    return diags
+
+
+@dataclass
+class Lexicon:
+    """Everything the modes need from the packs: entries, intents, rules and the automaton."""
+
+    packs: tuple[str, ...]
+    files: tuple[str, ...]
+    entries: tuple[Entry, ...]
+    intents: dict[str, Intent]
+    rules: dict[str, tuple[Rule, ...]]
+    slots: dict[str, tuple[str, ...]]
+    automaton: Any
+    fingerprint: str
+    normalizer: Normalizer = field(repr=False, compare=False, default_factory=Normalizer)
+    by_kind: dict[str, tuple[Entry, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        kinds: dict[str, list[Entry]] = {}
+        for e in self.entries:
+            kinds.setdefault(e.kind, []).append(e)
+        self.by_kind = {k: tuple(v) for k, v in kinds.items()}
+
+    # -- building ---------------------------------------------------------------------------
+
+    @classmethod
+    def load(
+        cls,
+        *,
+        domains: Sequence[str] | None = None,
+        dictionaries: Sequence[str | os.PathLike[str]] = (),
+        rules: Sequence[str | os.PathLike[str]] | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        use_cache: bool = True,
+        normalizer: Normalizer | None = None,
+    ) -> Lexicon:
+        """Load ``general`` + the named bundled domains (all when None) + the user's files.
+
+        Raises :class:`LexiconError` listing every problem when any file is invalid.
+        """
+        norm = normalizer or Normalizer()
+        dict_dir = data_dir("dictionaries")
+        known = available_domains()
+        if domains is None:
+            names = known
+        else:
+            if isinstance(domains, str):
+                raise TypeError("domains must be a list of pack names, not a string")
+            unknown = [d for d in domains if d not in known]
+            if unknown:
+                raise UnknownDomainError(f"[RR200] unknown domain(s) {unknown}; available: {known}")
+            names = list(dict.fromkeys(domains))
+        files = [dict_dir / "general.yaml", *(dict_dir / f"{n}.yaml" for n in names)]
+        files += _expand(dictionaries)
+        files += _expand([data_dir("rules")] if rules is None else rules)
+        fp = _fingerprint(files)
+        cache_path = _cache_dir(cache_dir) / f"{fp}.pickle"
+        if use_cache and cache_path.is_file():
+            try:
+                with cache_path.open("rb") as fh:
+                    lex: Lexicon = pickle.load(fh)
+                lex.normalizer = norm
+                return lex
+            except Exception:  # corrupt or incompatible cache: rebuild below
+                pass
+        parsed, diags = _parse_all(files, norm)
+        if diags:
+            raise LexiconError(diags)
+        lex = cls._compile(parsed, norm, fp)
+        if use_cache:
+            _write_cache(cache_path, lex)
+        return lex
+
+    @classmethod
+    def _compile(cls, parsed: list[ParsedFile], norm: Normalizer, fp: str) -> Lexicon:
+        entries: list[Entry] = []
+        intents: dict[str, Intent] = {}
+        rules: dict[str, list[Rule]] = {}
+        slots: dict[str, list[str]] = {}
+        packs: list[str] = []
+        for pf in parsed:
+            if pf.kind == "pack":
+                packs.append(pf.name)
+                entries.extend(pf.entries)
+                for it in pf.intents:
+                    if it.label in intents:  # a domain pack extends a label of general
+                        old = intents[it.label]
+                        it = Intent(
+                            it.label,
+                            old.keywords + it.keywords,
+                            old.filters + it.filters,
+                            it.pack,
+                            it.source,
+                        )
+                    intents[it.label] = it
+                for k, v in pf.slots.items():
+                    slots.setdefault(k, []).extend(v)
+            else:
+                rules.setdefault(pf.name, []).extend(pf.rules)
+        auto = ahocorasick.Automaton()
+        table: dict[str, list[Entry]] = {}
+        for e in entries:
+            k = norm(e.text).text
+            table.setdefault(k, []).append(e)
+            # A Latin/digit term written with spaces also matches without them (iPhone 15 Pro).
+            if " " in k:
+                table.setdefault(k.replace(" ", ""), []).append(e)
+        for k, es in table.items():
+            auto.add_word(k, (k, tuple(es)))
+        auto.make_automaton()
+        return cls(
+            packs=tuple(packs),
+            files=tuple(pf.path for pf in parsed),
+            entries=tuple(entries),
+            intents=intents,
+            rules={k: tuple(v) for k, v in rules.items()},
+            slots={k: tuple(v) for k, v in slots.items()},
+            automaton=auto,
+            fingerprint=fp,
+            normalizer=norm,
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("normalizer", None)
+        state.pop("by_kind", None)
+        state.pop("_segmenter", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__post_init__()
+
+    # -- matching ---------------------------------------------------------------------------
+
+    def scan(self, norm: NormText) -> list[Match]:
+        """Every dictionary hit (overlapping), as half-open spans on ``norm.text``.
+
+        Latin/digit terms only match on word boundaries (``py`` does not fire inside ``happy``).
+        """
+        text = norm.text
+        n = len(text)
+        out: list[Match] = []
+        for end_incl, (key, es) in self.automaton.iter(text):
+            end = end_incl + 1  # pyahocorasick gives an inclusive end
+            start = end - len(key)
+            if _is_word(key[0]) and start > 0 and _is_word(text[start - 1]):
+                continue
+            if _is_word(key[-1]) and end < n and _is_word(text[end]):
+                continue
+            out.append(Match(start, end, key, es))
+        return out
+
+    def match(self, norm: NormText) -> list[Match]:
+        """Non-overlapping hits: protected entities and blocking words win, then the longest."""
+        return resolve(self.scan(norm))
+
+    def entries_of(self, kind: str) -> tuple[Entry, ...]:
+        return self.by_kind.get(kind, ())
+
+    @property
+    def segmenter(self) -> Segmenter:
+        """A jieba tokenizer that keeps every dictionary term whole (built lazily, once)."""
+        seg = self.__dict__.get("_segmenter")
+        if seg is None:
+            seg = Segmenter(
+                (e.text, _POS_OF.get(e.etype or "", "nz"))
+                for e in self.entries
+                if _segment_worthy(e)
+            )
+            self.__dict__["_segmenter"] = seg
+        return seg
+
+
+_POS_OF = {"person": "nr", "place": "ns", "org": "nt", "department": "nt"}
+
+
+def _segment_worthy(e: Entry) -> bool:
+    return (
+        e.kind in ("entity", "alias", "canonical", "synonym", "synonym_canonical")
+        and len(e.text) > 1
+    )
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch == "_")
+
+
+def resolve(matches: list[Match]) -> list[Match]:
+    """Longest-match resolution with protected kinds first; result sorted by start."""
+    ranked = sorted(
+        matches,
+        key=lambda m: (not m.protected, -(m.end - m.start), m.start),
+    )
+    taken: list[Match] = []
+    used: list[tuple[int, int]] = []
+    for m in ranked:
+        if any(m.start < e and s < m.end for s, e in used):
+            continue
+        taken.append(m)
+        used.append((m.start, m.end))
+    taken.sort(key=lambda m: m.start)
+    return taken
+
+
+def _fingerprint(files: Sequence[Path]) -> str:
+    from rulerewrite import __version__
+
+    h = hashlib.sha256()
+    h.update(CACHE_FORMAT.encode())
+    h.update(__version__.encode())
+    for f in files:
+        h.update(str(f.resolve()).encode())
+        try:
+            h.update(f.read_bytes())
+        except OSError:
+            h.update(b"<missing>")
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _cache_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
+    if cache_dir is not None:
+        return Path(cache_dir)
+    env = os.environ.get("RULEREWRITE_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "rulerewrite"
+
+
+def _write_cache(path: Path, lex: Lexicon) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        with tmp.open("wb") as fh:
+            pickle.dump(lex, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:  # a read-only home must not break rewriting
+        pass
+
+
+PROTECTED = PROTECTED_KINDS

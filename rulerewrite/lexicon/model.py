@@ -1,0 +1,84 @@
+"""The compiled form of packs and rule files: plain, immutable, picklable records."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+# Entry kinds, in the order overlaps are resolved: a protected entity or a blocking word wins
+# over any other match it overlaps, whatever its length; among the rest the longest match wins.
+PROTECTED_KINDS = frozenset({"entity", "blocking"})
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One term of a pack as the automaton sees it.
+
+    ``kind``: entity | synonym | synonym_canonical | alias | negation | blocking | colloquial |
+    intent | slot | pronoun | demonstrative | fw:<category> (function words).
+    ``source`` is ``file:line`` of the term in its pack, the id used in traces.
+    """
+
+    kind: str
+    text: str
+    pack: str
+    source: str
+    canonical: str | None = None
+    targets: tuple[str, ...] = ()
+    etype: str | None = None
+    intent: str | None = None
+    features: tuple[tuple[str, str], ...] = ()
+    col: int = 1
+
+    def feature(self, name: str, default: str | None = None) -> str | None:
+        for k, v in self.features:
+            if k == name:
+                return v
+        return default
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    label: str
+    keywords: tuple[str, ...]
+    filters: tuple[tuple[str, Any], ...]
+    pack: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule of a rule file. ``data`` holds the mode-specific keys (plain values)."""
+
+    id: str
+    mode: str
+    source: str
+    pattern: re.Pattern[str] | None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A dictionary hit on normalised text: half-open ``[start, end)`` and the entries it names."""
+
+    start: int
+    end: int
+    key: str
+    entries: tuple[Entry, ...]
+
+    @property
+    def protected(self) -> bool:
+        return any(e.kind in PROTECTED_KINDS for e in self.entries)
+
+    def kinds(self) -> frozenset[str]:
+        return frozenset(e.kind for e in self.entries)
+
+    def first(self, kind: str) -> Entry | None:
+        for e in self.entries:
+            if e.kind == kind:
+                return e
+        return None

@@ -1,0 +1,65 @@
+"""normalize: the user's text in canonical form (width, script, spacing, leading fillers)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from rulerewrite.lexicon import Lexicon
+from rulerewrite.modes.base import State, mode
+from rulerewrite.result import Step
+
+_WS = re.compile(r"\s+")
+_REPEAT_PUNCT = re.compile(r"([?？!！。，,])\1+")
+
+
+@mode("normalize")
+class Normalize:
+    """What: turn full-width letters/digits into half width, traditional characters into
+    simplified, collapse runs of spaces and repeated punctuation, and drop a leading filler
+    (请问 / 呃 / 我想问一下 ...) when a question follows it.
+    Why: the knowledge base is written in simplified Chinese with half-width digits; ``ｉＰｈｏｎｅ１５``
+    or 這個保險 would miss documents a clean query finds. The user's casing is kept.
+    Example: ``請問，ｉＰｈｏｎｅ１５ 保修多久？？`` -> ``iPhone15 保修多久?``
+    """
+
+    def __init__(self, lexicon: Lexicon, config: Any) -> None:
+        self.lexicon = lexicon
+        norm = lexicon.normalizer
+        self.to_simplified = norm.to_simplified
+        fillers = {e.text: e.source for e in lexicon.entries_of("fw:filler")}
+        # 那个 is both a filler and a demonstrative: only strip fillers that are nothing else.
+        other = {e.text for e in lexicon.entries if e.kind in ("demonstrative", "pronoun")}
+        self.fillers = sorted(
+            ((f, s) for f, s in fillers.items() if f not in other), key=lambda x: -len(x[0])
+        )
+
+    def applies(self, state: State) -> bool:
+        q = state.query
+        return (
+            (
+                not q.isascii()
+                and (not unicodedata.is_normalized("NFKC", q) or self.to_simplified(q) != q)
+            )
+            or "  " in q
+            or bool(_REPEAT_PUNCT.search(q))
+            or "fw:filler" in state.features.kinds
+        )
+
+    def __call__(self, state: State) -> State:
+        before = state.standalone
+        text = unicodedata.normalize("NFKC", before)
+        text = self.to_simplified(text)
+        text = _WS.sub(" ", text).strip()
+        text = _REPEAT_PUNCT.sub(r"\1", text)
+        rule = "normalize:nfkc+t2s"
+        for f, src in self.fillers:
+            if text.startswith(f):
+                rest = text[len(f) :].lstrip(" ,，、:：")
+                if len(rest) >= 2:
+                    text, rule = rest, src
+                break
+        if text == before or not text:
+            return state
+        return state.with_step(Step("normalize", rule, before, text), standalone=text)

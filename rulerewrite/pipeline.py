@@ -1,0 +1,238 @@
+"""The checklist, the ordered modes and the guards: one rewrite.
+
+1. Clean and normalise the query; one automaton pass gives the dictionary hits.
+2. The checklist: a short precise query (error code, order number, function name, version,
+   product code) is never rewritten; otherwise each mode's cheap ``applies`` decides whether it
+   can act. No candidate → the query returns at once, untouched (zero-rewrite principle).
+3. Candidate modes run in the fixed order; the guards check what each produced and reject
+   unsafe steps (recorded in the trace). Nothing safe left → the original, ``rewrite_skipped``.
+4. Queries are assembled: the original first, then the standalone rewrite, sub-queries and
+   expansions, deduplicated and capped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulerewrite.config import RewriterConfig
+from rulerewrite.context import Turn
+from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected
+from rulerewrite.intent import IntentClassifier
+from rulerewrite.lexicon import Lexicon
+from rulerewrite.modes.base import Features, Mode, State, build_modes
+from rulerewrite.result import Query, RewriteResult, RewrittenQuery, Step
+
+STRUCTURAL = (
+    "rhetorical",
+    "coreference",
+    "multi_intent",
+    "ellipsis",
+    "comparison",
+    "condition",
+    "normalize",
+)
+
+
+class Pipeline:
+    """Built once per Rewriter: modes, guards, checklist patterns, intent classifier."""
+
+    def __init__(self, lexicon: Lexicon, config: RewriterConfig) -> None:
+        self.lexicon = lexicon
+        self.config = config
+        self.modes: list[Mode] = build_modes(lexicon, config)
+        self.guards = Guards(lexicon, lexicon.normalizer)
+        self.precise = [
+            (r.pattern, r.source, r.id) for r in lexicon.rules.get("checklist", ()) if r.pattern
+        ]
+        self.intents = IntentClassifier(lexicon)
+
+    # -- stage 1 + 2 --------------------------------------------------------------------------
+
+    def initial_state(self, query: str, history: tuple[Turn, ...]) -> State:
+        norm = self.lexicon.normalizer(query)
+        matches = tuple(self.lexicon.match(norm))
+        kinds = frozenset(e.kind for m in matches for e in m.entries)
+        text = norm.text
+        precise_rule = self._precise(text)
+        feats = Features(
+            kinds=kinds,
+            question_marks=text.count("?"),
+            length=len(text),
+            precise=precise_rule is not None,
+            has_history=bool(history),
+        )
+        state = State(
+            query=query,
+            norm=norm,
+            matches=matches,
+            features=feats,
+            history=history,
+            standalone=query,
+        )
+        if precise_rule is not None:
+            state = state.note("checklist", precise_rule, "precise query: never rewritten")
+        return state
+
+    def _precise(self, text: str) -> str | None:
+        if len(text) > 48:
+            return None
+        for pat, src, _rid in self.precise:
+            if pat.fullmatch(text):
+                return src
+        return None
+
+    def run(self, query: str, history: tuple[Turn, ...]) -> RewriteResult:
+        state = self.initial_state(query, history)
+        if state.features.precise:
+            return self._finish(state)
+        if not any(m.applies(state) for m in self.modes):
+            return self._finish(state)
+        prot: Protected | None = None
+        for m in self.modes:
+            if not m.applies(state):
+                continue
+            new = m(state)
+            if new is state:
+                continue
+            if prot is None:
+                prot = self.guards.protected(
+                    state.norm.text, state.matches, [t.content for t in history]
+                )
+            state = self._guarded(prot, state, new, m.id)
+        return self._finish(state)
+
+    # -- stage 3: guards ------------------------------------------------------------------------
+
+    def _guarded(self, prot: Protected, old: State, new: State, mode_id: str) -> State:
+        q = old.query
+        allow = new.allowed_negation_drops
+        if new.standalone != old.standalone:
+            why = self.guards.check(prot, q, new.standalone, allowed_negation_drops=allow)
+            if why:
+                return self._reject(old, new, mode_id, new.standalone, why)
+        if new.subqueries != old.subqueries and new.subqueries:
+            for sq in new.subqueries:
+                why = self.guards.check(prot, q, sq, partial=True, allowed_negation_drops=allow)
+                if why:
+                    return self._reject(old, new, mode_id, sq, why)
+            why = self.guards.check_cover(prot, new.subqueries)
+            if why:
+                return self._reject(old, new, mode_id, " | ".join(new.subqueries), why)
+        if new.variants != old.variants:
+            kept: list[RewrittenQuery] = list(old.variants)
+            trace = list(new.trace)
+            for v in new.variants[len(old.variants) :]:
+                why = self.guards.check(prot, q, v.text, allowed_negation_drops=allow)
+                if why:
+                    trace.append(
+                        Step(mode_id, "guard", new.standalone, v.text, None, "rejected", why)
+                    )
+                else:
+                    kept.append(v)
+            new = new.evolve(variants=tuple(kept), trace=tuple(trace))
+        return new.evolve(allowed_negation_drops=frozenset())
+
+    @staticmethod
+    def _reject(old: State, new: State, mode_id: str, produced: str, why: str) -> State:
+        step = Step(mode_id, "guard", old.standalone, produced, None, "rejected", why)
+        skipped = mode_id in STRUCTURAL and mode_id != "normalize"
+        return replace(
+            old, trace=(*old.trace, step), rewrite_skipped=old.rewrite_skipped or skipped
+        )
+
+    # -- stage 4: assemble ----------------------------------------------------------------------
+
+    def _finish(self, state: State) -> RewriteResult:
+        label, hints = self.intents.classify(state.matches)
+        if state.intent != "其他":
+            label, hints = state.intent, state.filter_hints or hints
+        must_keep = state.must_keep or self._must_keep(state)
+        original = state.query
+        if state.decision == "ask_user":
+            return RewriteResult(
+                original_query=original,
+                standalone=original,
+                decision="ask_user",
+                clarification=state.clarification,
+                missing_fields=state.missing_fields,
+                rewrite_skipped=state.rewrite_skipped,
+                modes=state.modes,
+                intent=label,
+                filter_hints=hints,
+                confidence=state.confidence,
+                escalate=True,
+                queries=(Query(original, "original"),),
+                must_keep_entities=must_keep,
+                conditions=state.conditions,
+                resolved_context=state.resolved_context,
+                assumptions=state.assumptions,
+                trace=state.trace,
+            )
+        structural = tuple(m for m in state.modes if m != "expand")
+        rewrites: list[RewrittenQuery] = []
+        seen = {state.norm.text.rstrip("?.!")}
+
+        def push(text: str, modes: tuple[str, ...]) -> None:
+            k = self._key(text)
+            if text and k not in seen:
+                seen.add(k)
+                rewrites.append(RewrittenQuery(text, modes))
+
+        if state.standalone != original:
+            push(state.standalone, structural)
+        for sq in state.subqueries[: self.config.max_subqueries]:
+            push(sq, structural)
+        n_struct = len(rewrites)
+        room = max(self.config.max_queries - 1 - n_struct, 0)
+        for v in state.variants:
+            if len(rewrites) - n_struct >= room:
+                break
+            push(v.text, v.modes)
+        queries = (
+            Query(original, "original"),
+            *(Query(r.text, f"rewrite_{i}") for i, r in enumerate(rewrites, 1)),
+        )
+        modes = state.modes if rewrites or state.standalone != original else ()
+        confidence = state.confidence
+        escalate = state.rewrite_skipped or confidence < 0.5
+        return RewriteResult(
+            original_query=original,
+            standalone=state.standalone,
+            decision="search",
+            clarification=None,
+            missing_fields=state.missing_fields,
+            rewrite_skipped=state.rewrite_skipped,
+            modes=modes,
+            intent=label,
+            filter_hints=hints,
+            confidence=confidence,
+            escalate=escalate,
+            queries=queries,
+            rewritten_queries=tuple(rewrites),
+            must_keep_entities=must_keep,
+            conditions=state.conditions,
+            resolved_context=state.resolved_context,
+            assumptions=state.assumptions,
+            trace=state.trace,
+        )
+
+    def _key(self, text: str) -> str:
+        return self.lexicon.normalizer(text).text.rstrip("?.!")
+
+    def _must_keep(self, state: State) -> tuple[str, ...]:
+        out: list[str] = []
+        norm = state.norm
+        for m in state.matches:
+            if any(e.kind == "entity" for e in m.entries):
+                out.append(norm.original_slice(m.start, m.end))
+        if not any(c.isdigit() for c in norm.text):
+            return tuple(dict.fromkeys(out))
+        spans = [(m.start, m.end) for m in state.matches if not m.kinds() <= _FUNCTION_KINDS]
+        for _kind, pat, _src in self.guards.patterns:
+            for mm in pat.finditer(norm.text):
+                s, e = mm.span()
+                if any(a <= s and e <= b for a, b in spans):
+                    continue
+                spans.append((s, e))
+                out.append(norm.original_slice(s, e))
+        return tuple(dict.fromkeys(out))

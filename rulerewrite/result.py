@@ -1,0 +1,110 @@
+"""The rewrite result: frozen dataclasses whose field names are a public contract.
+
+``RewriteResult.to_dict()`` gives plain JSON-serialisable data; ``rulerewrite/schema/result.json``
+is its JSON Schema (tested against real results).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Decision = Literal["search", "ask_user"]
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A query to retrieve with. ``source`` is ``original`` or ``rewrite_N``."""
+
+    text: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class RewrittenQuery:
+    """A rewrite on its own, with the modes that produced it."""
+
+    text: str
+    modes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A hard constraint found in the query: ``type`` (version, time, amount, ...), the user's
+    ``text`` (kept verbatim in every query) and a normalised ``value`` for metadata filters."""
+
+    type: str
+    text: str
+    value: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class ContextEntity:
+    """An entity taken from the dialogue to complete the query, and where it came from.
+
+    ``turn`` is the index of the history message (0 = oldest), ``role`` the speaker and
+    ``grammatical_role`` subject/object/topic when known."""
+
+    text: str
+    type: str
+    turn: int
+    role: str
+    grammatical_role: str | None = None
+    slot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One trace line: which mode did what, by which rule (``file:line``), from which turn."""
+
+    mode: str
+    rule: str
+    before: str
+    after: str
+    source_turn: int | None = None
+    status: str = "applied"  # applied | rejected | skipped | info
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RewriteResult:
+    original_query: str
+    standalone: str
+    decision: Decision = "search"
+    clarification: str | None = None
+    missing_fields: tuple[str, ...] = ()
+    rewrite_skipped: bool = False
+    modes: tuple[str, ...] = ()
+    intent: str = "其他"
+    filter_hints: dict[str, Any] = field(default_factory=dict)
+    confidence: float = 1.0
+    escalate: bool = False
+    queries: tuple[Query, ...] = ()
+    rewritten_queries: tuple[RewrittenQuery, ...] = ()
+    must_keep_entities: tuple[str, ...] = ()
+    conditions: tuple[Condition, ...] = ()
+    resolved_context: tuple[ContextEntity, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    trace: tuple[Step, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """True when anything beyond the original query goes to retrieval."""
+        return bool(self.rewritten_queries) or self.standalone != self.original_query
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        out: dict[str, Any] = _listify(d)
+        return out
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+
+def _listify(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _listify(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_listify(x) for x in v]
+    return v
