@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP_RUN): $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q -e ".[retrieval]"
 	touch $@
 
 $(STAMP_TEST): $(BIN)/python pyproject.toml

@@ -13,6 +13,7 @@ from rulerewrite.config import RewriterConfig
 from rulerewrite.errors import (
     Diagnostic,
     LexiconError,
+    ParserError,
     QueryError,
     RuleRewriteError,
     UnknownDomainError,
@@ -26,6 +27,7 @@ __all__ = [
     "ContextEntity",
     "Diagnostic",
     "LexiconError",
+    "ParserError",
     "Query",
     "QueryError",
     "RewriteResult",

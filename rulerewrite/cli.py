@@ -174,11 +174,21 @@ def batch(
 def demo(
     domain: DomainOpt = None,
     limit: Annotated[int, typer.Option(help="Dialogues to show.")] = 100,
+    retrieval: Annotated[
+        bool,
+        typer.Option(
+            "--retrieval/--no-retrieval",
+            help="Also retrieve against the bundled FAQ knowledge base (needs the retrieval extra).",
+        ),
+    ] = True,
 ) -> None:
     """Rewrite the bundled sample dialogues and show what changed (``make run``)."""
-    from rulerewrite.report import run_demo
+    from rulerewrite.report import run_demo, run_retrieval_demo
 
-    run_demo(_console(), _rewriter(domain, None), limit=limit)
+    rw = _rewriter(domain, None)
+    run_demo(_console(), rw, limit=limit)
+    if retrieval:
+        run_retrieval_demo(_console(), rw, limit=limit)
 
 
 @app.command()
@@ -199,6 +209,99 @@ def modes() -> None:
     for mid, cls in registered_modes().items():
         t.add_row(mid, (cls.__doc__ or "").strip().split("\n")[0])
     _console().print(t)
+
+
+@eval_app.command("rag")
+def eval_rag(
+    cases: Annotated[Path, typer.Argument(help="Cases JSONL: {id, history, query, gold, mode}.")],
+    kb: Annotated[Path, typer.Option("--kb", help="Knowledge base: JSONL or CSV (id, text).")],
+    k: Annotated[int, typer.Option("--k", min=1, help="Hits retrieved per query.")] = 10,
+    merge: Annotated[str, typer.Option(help="Merge: max, rrf or weighted.")] = "max",
+    rrf_k: Annotated[int, typer.Option("--rrf-k", min=0, help="RRF constant.")] = 60,
+    json_out: Annotated[Path, typer.Option("--json", help="JSON summary path.")] = Path(
+        "rag_eval.json"
+    ),
+    html_out: Annotated[Path, typer.Option("--html", help="HTML report path.")] = Path(
+        "rag_eval.html"
+    ),
+    cases_out: Annotated[
+        Path | None, typer.Option("--cases-out", help="Write every case outcome (JSONL).")
+    ] = None,
+    domain: DomainOpt = None,
+    dicts: DictOpt = None,
+) -> None:
+    """Retrieval before/after rewriting (BM25 over --kb): hit rates, MRR, fidelity, report."""
+    from rulerewrite.bm25 import KnowledgeBaseError
+    from rulerewrite.evaluation.rag import print_rag_summary, run_rag_eval
+
+    if merge not in ("max", "rrf", "weighted"):
+        raise _fail(f"--merge must be max, rrf or weighted, got {merge!r}")
+    rw = _rewriter(domain, dicts)
+    try:
+        report = run_rag_eval(
+            cases,
+            kb,
+            rewriter=rw,
+            k=k,
+            merge=merge,
+            rrf_k=rrf_k,
+            json_path=json_out,
+            html_path=html_out,
+            cases_out=cases_out,
+        )
+    except (QueryError, KnowledgeBaseError) as e:
+        raise _fail(str(e)) from None
+    except ImportError as e:
+        raise _fail(f"{e} (pip install 'rulerewrite[retrieval,report]')") from None
+    con = _console()
+    print_rag_summary(con, report.summary())
+    con.print(f"wrote {json_out} and {html_out}")
+
+
+@eval_app.command("iur")
+def eval_iur(
+    files: Annotated[
+        list[Path], typer.Argument(help="JSONL: {context, current, rewrite, label?} per line.")
+    ],
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Score only the first N rows.")
+    ] = None,
+    baselines: Annotated[
+        bool,
+        typer.Option("--baselines/--no-baselines", help="Also score copy / blind prepending."),
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+    modes: Annotated[
+        str | None,
+        typer.Option("--modes", help="Comma-separated mode ids to run (default: all)."),
+    ] = None,
+    domain: DomainOpt = None,
+    dicts: DictOpt = None,
+) -> None:
+    """Score rewrites against gold rewrites: EM, restoration P/R/F (n=1,2,3), unchanged rate."""
+    from rulerewrite.evaluation.iur import print_iur, run_iur
+
+    opts: dict[str, Any] = {}
+    if modes:
+        from rulerewrite.modes.base import registered_modes
+
+        wanted = [m.strip() for m in modes.split(",") if m.strip()]
+        unknown = [m for m in wanted if m not in registered_modes()]
+        if unknown:
+            raise _fail(f"--modes: unknown mode(s) {unknown}; known: {list(registered_modes())}")
+        opts["modes"] = frozenset(wanted)
+    rw = _rewriter(domain, dicts, **opts)
+    results: dict[str, list[dict[str, Any]]] = {}
+    for f in files:
+        try:
+            reports = run_iur(f, rw, limit=limit, baselines=baselines)
+        except QueryError as e:
+            raise _fail(str(e)) from None
+        results[str(f)] = [r.to_dict() for r in reports]
+        if not as_json:
+            print_iur(_console(), str(f), reports)
+    if as_json:
+        typer.echo(json.dumps(results, ensure_ascii=False, indent=2))
 
 
 def main() -> None:

@@ -1,13 +1,26 @@
-"""The dialogue: validated history turns and the window the modes may look at."""
+"""The dialogue: validated history turns, the window the modes look at, and its entities.
+
+:func:`parse_history` validates the caller's messages into :class:`Turn` s. A
+:class:`ContextAnalyzer` (built once per Rewriter) turns the last ``window`` exchanges into a
+:class:`Dialogue`: chit-chat turns dropped by rules, every other turn parsed once (cached) and
+its :class:`Mention` s extracted with turn, speaker, grammatical role and type, coordinated sets
+(A、B 和 C) kept in order so 前者/后者/第二个/这两个 can point into them.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from rulerewrite.errors import QueryError
 from rulerewrite.text.normalize import clean_query
+from rulerewrite.text.parse import Parse, Parser
+
+if TYPE_CHECKING:
+    from rulerewrite.lexicon import Lexicon
 
 ROLES = ("user", "assistant", "system")
 
@@ -64,3 +77,316 @@ def parse_history(history: Sequence[Any] | None, *, max_chars: int = 4096) -> tu
             content = content[:max_chars]
         turns.append(Turn(i, str(role), content))
     return tuple(turns)
+
+
+# -- the window and the entities of the last turns ---------------------------------------------
+
+ENTITY_TYPES_OF_POS = {
+    "nr": "person",
+    "nrt": "person",
+    "nrfg": "person",
+    "ns": "place",
+    "nt": "org",
+    "nz": "other",
+    "eng": "product",
+    "j": "other",
+}
+_CODE = re.compile(r"[a-z]{0,4}[-_]?\d{6,}", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """An entity or noun phrase found in a history turn.
+
+    ``text`` is the phrase as written (modifiers included: 项目管理里的里程碑), ``head`` its head
+    word (里程碑), ``etype`` product/person/place/org/code/time/thing/... (the dictionary type when
+    the phrase is a dictionary entity), ``turn``/``role`` where it was said, ``gram`` its
+    grammatical role (subj, obj, topic, att, dep), ``members`` the conjuncts of a coordinated set
+    in order (A、B 和 C), ``source`` how it was found (a dictionary ``file:line`` or ``pos:<tag>``).
+    """
+
+    text: str
+    head: str
+    etype: str
+    turn: int
+    role: str
+    gram: str
+    start: int
+    end: int
+    order: int  # position among the mentions of its turn
+    source: str
+    members: tuple[str, ...] = ()
+    protected: bool = False
+
+    @property
+    def is_set(self) -> bool:
+        return len(self.members) >= 2
+
+
+@dataclass(frozen=True, slots=True)
+class TurnInfo:
+    """One analysed history turn: its parse, mentions and whether it is chit-chat."""
+
+    turn: Turn
+    parse: Parse
+    mentions: tuple[Mention, ...]
+    chitchat: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Dialogue:
+    """The window the modes look at: analysed turns, oldest first (chit-chat turns excluded)."""
+
+    turns: tuple[TurnInfo, ...]
+    dropped: tuple[int, ...] = ()  # indexes of chit-chat turns dropped from the window
+
+    def mentions(self) -> list[Mention]:
+        """All mentions, most recent turn first, in reading order within a turn."""
+        return [m for ti in reversed(self.turns) for m in ti.mentions]
+
+    def sets(self) -> list[Mention]:
+        return [m for m in self.mentions() if m.is_set]
+
+    def last_user(self) -> TurnInfo | None:
+        for ti in reversed(self.turns):
+            if ti.turn.role == "user":
+                return ti
+        return None
+
+
+class ContextAnalyzer:
+    """Builds :class:`Dialogue` windows; each distinct turn is analysed once (LRU cache keyed by
+    role and text, so the turns of one conversation are parsed once across its rewrites).
+
+    Example:
+        >>> from rulerewrite.lexicon import Lexicon
+        >>> ca = ContextAnalyzer(Lexicon.load(domains=[]))
+        >>> d = ca.dialogue(parse_history(["北京和上海哪个冷", "北京更冷"]))
+        >>> [m.members for m in d.sets()]
+        [('北京', '上海')]
+    """
+
+    def __init__(
+        self, lexicon: Lexicon, *, window: int = 3, parser: Parser | None = None, cache: int = 4096
+    ) -> None:
+        from rulerewrite.text.builtin_parser import BuiltinParser
+
+        self.lexicon = lexicon
+        self.window = window
+        self.parser: Parser = parser or BuiltinParser(lexicon.segmenter)
+        self.human_heads: tuple[str, ...] = ()
+        self.non_entity: frozenset[str] = frozenset()
+        chitchat: list[tuple[re.Pattern[str], str]] = []
+        self.topic_frames: list[tuple[re.Pattern[str], str, str | None]] = []
+        for r in lexicon.rules.get("context", ()):
+            if r.get("human_heads"):
+                self.human_heads += tuple(r.get("human_heads"))
+            if r.get("non_entity"):
+                self.non_entity = self.non_entity | frozenset(r.get("non_entity"))
+            if r.pattern is not None and r.get("kind") == "chitchat":
+                chitchat.append((r.pattern, r.source))
+            if r.pattern is not None and r.get("kind") == "topic":
+                self.topic_frames.append((r.pattern, r.source, r.get("type")))
+        self.chitchat_patterns = chitchat
+        norm = lexicon.normalizer
+        self.chitchat_words = sorted(
+            {norm(e.text).text for e in lexicon.entries_of("fw:chitchat")}
+            | {norm(e.text).text for e in lexicon.entries_of("fw:filler")},
+            key=len,
+            reverse=True,
+        )
+        self.analyze = lru_cache(maxsize=cache)(self._analyze)
+        self.is_chitchat = lru_cache(maxsize=cache)(self._is_chitchat)  # type: ignore[method-assign]
+
+    def dialogue(self, history: Sequence[Turn]) -> Dialogue:
+        """The window: the last ``window`` exchanges, chit-chat turns dropped."""
+        turns = list(history[-2 * self.window :]) if history else []
+        infos: list[TurnInfo] = []
+        dropped: list[int] = []
+        for t in turns:
+            if t.role == "system" or not t.content.strip():
+                continue
+            ti = self.analyze(t)
+            if ti.chitchat:
+                dropped.append(t.index)
+                continue
+            infos.append(ti)
+        return Dialogue(tuple(infos), tuple(dropped))
+
+    # -- one turn ------------------------------------------------------------------------------
+
+    def is_chitchat(self, text: str) -> bool:
+        """Greetings, thanks and small talk with nothing else in them (cached per text)."""
+        return self._is_chitchat(text)
+
+    def _is_chitchat(self, text: str) -> bool:
+        t = self.lexicon.normalizer(text).text
+        for pat, _src in self.chitchat_patterns:
+            if pat.fullmatch(t.strip(" ,.!?~")):
+                return True
+        rest = t
+        for w in self.chitchat_words:
+            rest = rest.replace(w, " ")
+        rest = _PUNCT_OR_PARTICLE.sub("", rest)
+        return not rest and t.strip() != ""
+
+    def _analyze(self, turn: Turn) -> TurnInfo:
+        text = turn.content
+        parse = self.parser.parse(text)
+        chit = self.is_chitchat(text)
+        mentions = () if chit else tuple(self._mentions(turn, parse))
+        return TurnInfo(turn, parse, mentions, chit)
+
+    def _mentions(self, turn: Turn, parse: Parse) -> list[Mention]:
+        from rulerewrite.text.builtin_parser import kind_of, noun_phrases
+
+        text = parse.text
+        toks = parse.tokens
+        norm = self.lexicon.normalizer(text)
+        dict_spans: list[tuple[int, int, str, str]] = []  # original offsets, etype, source
+        for m in self.lexicon.match(norm):
+            ent = m.first("entity")
+            if ent is not None:
+                s, en = norm.to_original(m.start, m.end)
+                dict_spans.append((s, en, ent.etype or "other", ent.source))
+        out: list[tuple[int, int, str, str, str, str, bool]] = []
+        for a, b in noun_phrases(parse):
+            head = toks[b - 1]
+            s, e = toks[a].start, toks[b - 1].end
+            phrase = text[s:e]
+            if head.text in self.non_entity or phrase in self.non_entity:
+                continue
+            if _QWORD.search(phrase):
+                continue  # 多少钱 / 什么东西: a question, not an antecedent
+            if kind_of(head.pos, head.text) != "NOUN":
+                continue
+            etype = self.type_of(head.text, head.pos)
+            src = f"pos:{head.pos}"
+            prot = False
+            for ds, de, dt, dsrc in dict_spans:
+                if ds <= head.start and head.end <= de:
+                    etype, src, prot = dt, dsrc, True
+            gram = head.rel if head.rel in ("subj", "obj", "coo") else "dep"
+            if gram == "subj" and any(t.rel == "subj" and t.i > head.i for t in toks):
+                gram = "topic"
+            out.append((s, e, phrase, head.text, etype, src + "|" + gram, prot))
+            for t in toks[a : b - 1]:  # named modifiers inside the phrase (深圳 in 深圳的落户条件)
+                sub = ENTITY_TYPES_OF_POS.get(t.pos)
+                if sub in ("person", "place", "org", "product") and t.text not in self.non_entity:
+                    out.append((t.start, t.end, t.text, t.text, sub, f"pos:{t.pos}|att", False))
+        for pat, fsrc, ftype in self.topic_frames:  # 你知道X吗 / X是谁: X is the topic
+            fm = pat.match(text)
+            if fm is None:
+                continue
+            s, e = fm.span("topic")
+            phrase = text[s:e].strip()
+            if (
+                len(phrase) < 2
+                or phrase in self.non_entity
+                or _PRONOUNISH.fullmatch(phrase)
+                or _PERSONAL.search(phrase)
+                or phrase[-1] in "没不也都还就吗呢了"
+                or phrase.startswith(("有人", "没人", "谁"))
+            ):
+                continue  # 你知道我在哪吗: a question about the speakers, not a topic
+            s = text.index(phrase, s)
+            e = s + len(phrase)
+            inner = [t for t in toks if s <= t.start and t.end <= e]
+            etype = ftype or "thing"
+            if len(inner) == 1:
+                etype = ftype or self.type_of(inner[0].text, inner[0].pos)
+            for ds, de, dt, _src in dict_spans:
+                if ds <= s and e <= de:
+                    etype = dt
+            out = [o for o in out if not (o[0] == s and o[1] == e)]
+            out.append((s, e, phrase, phrase, etype, fsrc + "|topic", False))
+            break
+        for ds, de, dt, dsrc in dict_spans:  # dictionary entities not already a mention
+            if not any(s == ds and de == e for s, e, *_ in out):
+                out.append((ds, de, text[ds:de], text[ds:de], dt, dsrc + "|dep", True))
+        out.sort()
+        mentions: list[Mention] = []
+        out = [o for o in out if _long_enough(o[2])]
+        for k, (s, e, phrase, hd, etype, src_gram, prot) in enumerate(out):
+            src, gram = src_gram.rsplit("|", 1)
+            mentions.append(Mention(phrase, hd, etype, turn.index, turn.role, gram, s, e, k, src))
+            if prot:
+                mentions[-1] = _replace_mention(mentions[-1], protected=True)
+        return _with_sets(mentions, parse)
+
+    def type_of(self, head: str, pos: str) -> str:
+        if _CODE.fullmatch(head):
+            return "code"
+        if pos not in ("nr", "nrt", "nrfg") and any(head.endswith(h) for h in self.human_heads):
+            return "human"
+        t = ENTITY_TYPES_OF_POS.get(pos)
+        if t == "product" and head.isdigit():
+            return "number"
+        if t:
+            return t
+        if pos in ("t",):
+            return "time"
+        if any(head.endswith(h) for h in self.human_heads):
+            return "human"
+        return "thing"
+
+
+_PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢吧嘛哈呵嘿么噢喔耶]+")
+
+
+_PERSONAL = re.compile(r"[你我他她您咱]")
+_QWORD = re.compile(r"多少|什么|哪|谁|几|啥|怎")
+_PRONOUNISH = re.compile(r"[你我他她它您咱]们?|这个|那个|这|那|什么|啥|谁")
+
+
+def _long_enough(phrase: str) -> bool:
+    """One CJK character (吴 of a name jieba split), a phrase opening with a measure word (个坎)
+    or an interjection run (啊啊啊) is not a usable antecedent."""
+    return len(phrase) >= 2 and phrase[0] not in "个些位只条" and len(set(phrase)) > 1
+
+
+def _replace_mention(m: Mention, **kw: Any) -> Mention:
+    import dataclasses
+
+    return dataclasses.replace(m, **kw)
+
+
+def _with_sets(mentions: list[Mention], parse: Parse) -> list[Mention]:
+    """Add one set mention per coordination chain (A、B 和 C), placed before its first member."""
+    toks = parse.tokens
+    by_head_end = {m.end: m for m in mentions}
+    chains: dict[int, list[Mention]] = {}
+    for t in toks:
+        if t.rel == "coo" and 0 <= t.head < len(toks):
+            first = by_head_end.get(toks[t.head].end)
+            member = by_head_end.get(t.end)
+            if first is None or member is None:
+                continue
+            chains.setdefault(first.start, [first]).append(member)
+    if not chains:
+        return mentions
+    out: list[Mention] = []
+    for m in mentions:
+        chain = chains.get(m.start)
+        if chain and chain[0] is m:
+            members = tuple(x.text for x in sorted(chain, key=lambda x: x.start))
+            s, e = chain[0].start, max(x.end for x in chain)
+            types = {x.etype for x in chain}
+            out.append(
+                Mention(
+                    parse.text[s:e],
+                    m.head,
+                    types.pop() if len(types) == 1 else "thing",
+                    m.turn,
+                    m.role,
+                    m.gram,
+                    s,
+                    e,
+                    m.order,
+                    "coordination",
+                    members,
+                    any(x.protected for x in chain),
+                )
+            )
+        out.append(m)
+    return out

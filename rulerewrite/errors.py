@@ -38,3 +38,7 @@ class QueryError(RuleRewriteError, ValueError):
 
 class UnknownDomainError(RuleRewriteError, ValueError):
     """A requested domain pack does not exist."""
+
+
+class ParserError(RuleRewriteError, RuntimeError):
+    """A syntax backend is unknown, not installed, or its model cannot be loaded or used."""

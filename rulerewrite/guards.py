@@ -55,6 +55,12 @@ class Guards:
         self.negation_words = sorted(
             {self.norm(e.text).text for e in lexicon.entries_of("negation")}, key=len, reverse=True
         )
+        # one regex pass, longest word first at each position (same result as trying each word)
+        self._negation_re = (
+            re.compile("|".join(map(re.escape, self.negation_words)))
+            if self.negation_words
+            else None
+        )
 
     def protected(
         self, norm_text: str, matches: Sequence[Match], history: Iterable[str]
@@ -73,9 +79,13 @@ class Guards:
                     expansions.update(self.norm(t).text for t in e.targets)
         # constraints inside a dictionary term are that term's business (k8s is an alias, not 8)
         spans = [(m.start, m.end) for m in matches if not m.kinds() <= _FUNCTION_KINDS]
+        # a count inside a referring expression (这两个 / 第二个) is replaced with its referent
+        refs = [(m.start, m.end) for m in matches if m.kinds() & {"pronoun", "demonstrative"}]
         for kind, pat, src in self.patterns:
             for mm in pat.finditer(norm_text):
                 a0, b0 = mm.span()
+                if any(a <= a0 and b0 <= b for a, b in refs):
+                    continue
                 if any(a <= a0 and b0 <= b for a, b in spans):
                     continue  # inside an entity already protected
                 spans.append((a0, b0))
@@ -88,17 +98,11 @@ class Guards:
         )
 
     def count_negations(self, text: str) -> dict[str, int]:
-        text = _ANOTA.sub("", text)
         counts: dict[str, int] = {}
-        i = 0
-        while i < len(text):
-            for w in self.negation_words:
-                if text.startswith(w, i):
-                    counts[w] = counts.get(w, 0) + 1
-                    i += len(w)
-                    break
-            else:
-                i += 1
+        if self._negation_re is None:
+            return counts
+        for w in self._negation_re.findall(_ANOTA.sub("", text)):
+            counts[w] = counts.get(w, 0) + 1
         return counts
 
     def check(
@@ -122,14 +126,33 @@ class Guards:
         for w, n in prot.negations.items():
             if neg_out.get(w, 0) < n and w not in allowed_negation_drops and not partial:
                 return f"drops negation {w!r}"
-        for chunk in self.inserted(orig, out):
-            why = self._unsupported(chunk, prot)
-            if why:
-                return why
-            for w in self.negation_words:
+        covered: list[bool] | None = None
+        for j1, j2 in self.inserted_spans(orig, out):
+            chunk = out[j1:j2]
+            for w in self.negation_words:  # the more specific reason first
                 if w in chunk and not any(chunk in h for h in prot.history):
                     return f"adds negation {w!r}"
+            why = self._unsupported(chunk, prot, orig)
+            if why:
+                # the diff may cut a glue word in two (能 kept, 否 inserted → 能否): characters
+                # that belong to a glue word occurring in the produced text are glue too
+                if covered is None:
+                    covered = self._glue_cover(out)
+                bare = "".join(" " if covered[j] else out[j] for j in range(j1, j2))
+                why = self._unsupported(bare, prot, orig)
+            if why:
+                return why
         return None
+
+    def _glue_cover(self, out: str) -> list[bool]:
+        cov = [False] * len(out)
+        for g in self.glue:
+            i = out.find(g)
+            while i >= 0:
+                for k in range(i, i + len(g)):
+                    cov[k] = True
+                i = out.find(g, i + 1)
+        return cov
 
     def check_cover(self, prot: Protected, texts: Sequence[str]) -> str | None:
         joined = " ".join(self.norm(t).text for t in texts)
@@ -139,22 +162,32 @@ class Guards:
         return None
 
     @staticmethod
+    def inserted_spans(orig: str, out: str) -> list[tuple[int, int]]:
+        sm = difflib.SequenceMatcher(None, orig, out, autojunk=False)
+        return [
+            (j1, j2) for tag, _i1, _i2, j1, j2 in sm.get_opcodes() if tag in ("insert", "replace")
+        ]
+
+    @staticmethod
     def inserted(orig: str, out: str) -> list[str]:
         sm = difflib.SequenceMatcher(None, orig, out, autojunk=False)
         return [
             out[j1:j2] for tag, _i1, _i2, j1, j2 in sm.get_opcodes() if tag in ("insert", "replace")
         ]
 
-    def _unsupported(self, chunk: str, prot: Protected) -> str | None:
+    def _unsupported(self, chunk: str, prot: Protected, orig: str = "") -> str | None:
         if not _WORDISH.search(chunk):
             return None
-        if any(chunk in h for h in prot.history) or any(chunk in x for x in prot.expansions):
+        # text moved from elsewhere in the query (a distributed subject, 上海呢 → 上海的…) is the
+        # user's own; so is history text and a dictionary expansion
+        history = (*prot.history, orig) if orig else prot.history
+        if any(chunk in h for h in history) or any(chunk in x for x in prot.expansions):
             return None
         rest = chunk
         for piece in sorted(prot.expansions, key=len, reverse=True):
             rest = rest.replace(piece, " ")
         # pieces of history phrases (a noun phrase taken from a turn) are fine
-        rest = _strip_history(rest, prot.history)
+        rest = _strip_history(rest, history)
         for g in self.glue:
             rest = rest.replace(g, " ")
         left = "".join(ch for ch in rest if _WORDISH.match(ch))

@@ -85,8 +85,8 @@ class Pipeline:
         state = self.initial_state(query, history)
         if state.features.precise:
             return self._finish(state)
-        if not any(m.applies(state) for m in self.modes):
-            return self._finish(state)
+        # each mode's cheap ``applies`` is the checklist; none true -> the loop changes nothing and
+        # the query returns untouched (a separate any() pre-pass would run every applies twice)
         prot: Protected | None = None
         for m in self.modes:
             if not m.applies(state):
@@ -105,7 +105,12 @@ class Pipeline:
 
     def _guarded(self, prot: Protected, old: State, new: State, mode_id: str) -> State:
         q = old.query
-        allow = new.allowed_negation_drops
+        accepted = new.scratch.get("accepted_terms")  # typo corrections the mode vouches for
+        if accepted:
+            prot = replace(prot, expansions=prot.expansions | accepted)
+        # a negation a structural mode neutralised (rhetorical 难道…不…吗) stays dropped in every
+        # text derived later from its standalone (expansions of it, sub-queries)
+        allow = new.allowed_negation_drops | new.scratch.get("neutralised_negations", frozenset())
         if new.standalone != old.standalone:
             why = self.guards.check(prot, q, new.standalone, allowed_negation_drops=allow)
             if why:
@@ -143,7 +148,7 @@ class Pipeline:
     # -- stage 4: assemble ----------------------------------------------------------------------
 
     def _finish(self, state: State) -> RewriteResult:
-        label, hints = self.intents.classify(state.matches)
+        label, hints = self.intents.classify(state.matches, text=state.norm.text)
         if state.intent != "其他":
             label, hints = state.intent, state.filter_hints or hints
         must_keep = state.must_keep or self._must_keep(state)
@@ -170,7 +175,7 @@ class Pipeline:
             )
         structural = tuple(m for m in state.modes if m != "expand")
         rewrites: list[RewrittenQuery] = []
-        seen = {state.norm.text.rstrip("?.!")}
+        seen = {self._key(original)}
 
         def push(text: str, modes: tuple[str, ...]) -> None:
             k = self._key(text)
@@ -216,8 +221,11 @@ class Pipeline:
             trace=state.trace,
         )
 
-    def _key(self, text: str) -> str:
-        return self.lexicon.normalizer(text).text.rstrip("?.!")
+    @staticmethod
+    def _key(text: str) -> str:
+        """Dedup key: exact text up to spacing and final punctuation (a simplified-script or
+        half-width version of the query is a different query for a retriever)."""
+        return "".join(text.split()).rstrip("?？.。!！~～")
 
     def _must_keep(self, state: State) -> tuple[str, ...]:
         out: list[str] = []

@@ -41,30 +41,30 @@ def print_explain(con: Console, rw: Any, query: str, history: list[Any]) -> None
     state = rw.pipeline.initial_state(q, parse_history(history))
     con.print(f"[bold]query[/]       {q}")
     con.print(f"[bold]normalised[/]  {state.norm.text}")
-    t = Table("span", "text", "kind", "entry", title="dictionary matches")
+    con.print("[bold]dictionary matches[/]")
     for m in state.matches:
         s, e = state.norm.to_original(m.start, m.end)
         for ent in m.entries:
             extra = ent.canonical or ", ".join(ent.targets) or ent.etype or ent.intent or ""
-            t.add_row(f"{s}-{e}", q[s:e], ent.kind + (f" → {extra}" if extra else ""), ent.source)
-    con.print(t)
-    t2 = Table("mode", "applies?", title="modes considered (pipeline order)")
+            con.print(f"  {s}-{e} {q[s:e]}  {ent.kind}{' → ' + extra if extra else ''}  ({ent.source})", markup=False)
+    if not state.matches:
+        con.print("  (none)")
     modes = {m.id: m for m in rw.pipeline.modes}
+    considered = []
     for mid in registered_modes():
         m = modes.get(mid)
-        t2.add_row(mid, "-" if m is None else ("yes" if m.applies(state) else "no"))
-    con.print(t2)
-    t3 = Table("mode", "rule", "before", "after", "status", "note", title="trace")
+        considered.append(f"{mid}={'off' if m is None else ('yes' if m.applies(state) else 'no')}")
+    con.print("[bold]modes considered[/] " + "  ".join(considered))
+    con.print("[bold]trace[/]")
     for st in res.trace:
-        t3.add_row(
-            st.mode,
-            st.rule,
-            st.before,
-            st.after,
-            st.status,
-            st.note + (f" (turn {st.source_turn})" if st.source_turn is not None else ""),
-        )
-    con.print(t3)
+        turn = f" (from turn {st.source_turn})" if st.source_turn is not None else ""
+        con.print(f"  [{st.mode}] {st.status}  {st.rule}{turn}", markup=False)
+        if st.before != st.after:
+            con.print(f"      {st.before}  →  {st.after}", markup=False)
+        if st.note:
+            con.print(f"      {st.note}", markup=False)
+    if not res.trace:
+        con.print("  (no step: the query passes through untouched)")
     print_result(con, res)
 
 
@@ -124,4 +124,52 @@ def run_demo(con: Console, rw: Any, *, limit: int = 100) -> None:
     con.print(t)
     con.print(
         f"{len(samples)} dialogues, {changed} rewritten or routed to the user, {len(samples) - changed} passed through untouched"
+    )
+
+
+def run_retrieval_demo(con: Console, rw: Any, *, limit: int = 100, k: int = 3) -> None:
+    """Retrieve the sample dialogues against the bundled FAQ knowledge base
+    (``rulerewrite/samples/kb.jsonl``, BM25): the top document for the user's query alone
+    (before) and for all the rewrite's queries merged (after)."""
+    from rich.markup import escape as esc
+
+    try:
+        from rulerewrite.bm25 import BM25Retriever, load_kb
+        from rulerewrite.retrieval import MultiRetriever
+
+        with resources.as_file(resources.files("rulerewrite") / "samples/kb.jsonl") as kb_path:
+            docs = load_kb(kb_path)
+        bm25 = BM25Retriever(docs, lexicon=rw.lexicon)
+    except ImportError:
+        con.print("retrieval demo skipped: pip install 'rulerewrite[retrieval]' (bm25s) to see it")
+        return
+    titles = {d.id: d.title or d.text[:30] for d in docs}
+    t = Table(
+        "#",
+        "query",
+        "before: top-1 (query alone)",
+        "after: top-1 (multi-path) (found by)",
+        title=f"retrieval before / after rewriting (BM25 over {len(docs)} bundled FAQ documents)",
+        show_lines=True,
+    )
+    moved = asked = 0
+    with MultiRetriever(bm25, k=k) as mr:
+        for i, s in enumerate(load_samples()[:limit], 1):
+            res = rw.rewrite(s["query"], s.get("history") or [])
+            before = mr.search(s["query"])
+            b = titles[before[0].id] if before else "-"
+            if res.decision == "ask_user":
+                asked += 1
+                t.add_row(str(i), esc(s["query"]), esc(b), esc(f"(ask) {res.clarification}"))
+                continue
+            after = mr.retrieve(res).hits
+            a = titles[after[0].id] if after else "-"
+            src = f" ({after[0].query_source})" if after else ""
+            moved += a != b
+            t.add_row(str(i), esc(s["query"]), esc(b), esc((a if a != b else "(same)") + src))
+    con.print(t)
+    con.print(
+        f"top-1 document changed for {moved} dialogues; {asked} routed to the user instead of "
+        "retrieving. Full evaluation with gold answers: rulerewrite eval rag "
+        "benchmarks/data/rag_cases.jsonl --kb benchmarks/data/rag_kb.jsonl"
     )

@@ -34,7 +34,7 @@ __all__ = [
     "data_dir",
 ]
 
-CACHE_FORMAT = "rulerewrite-lexicon-4"
+CACHE_FORMAT = "rulerewrite-lexicon-5"
 
 
 def data_dir(kind: str) -> Path:
@@ -215,7 +215,12 @@ class Lexicon:
             if " " in k:
                 table.setdefault(k.replace(" ", ""), []).append(e)
         for k, es in table.items():
-            auto.add_word(k, (k, tuple(es)))
+            # edge flags, computed once: does the term start/end with a Latin letter or digit
+            # (word-boundary check needed), with a digit (dotted-number check needed)?
+            auto.add_word(
+                k,
+                (k, tuple(es), _is_word(k[0]), _is_word(k[-1]), k[0] in _DIGITS, k[-1] in _DIGITS),
+            )
         auto.make_automaton()
         return cls(
             packs=tuple(packs),
@@ -234,6 +239,8 @@ class Lexicon:
         state.pop("normalizer", None)
         state.pop("by_kind", None)
         state.pop("_segmenter", None)
+        state.pop("_multiturn", None)  # per-Rewriter context analyzers (rulerewrite.modes)
+        state.pop("_parsers", None)  # parser backends (text.make_parser) hold models
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -250,13 +257,23 @@ class Lexicon:
         text = norm.text
         n = len(text)
         out: list[Match] = []
-        for end_incl, (key, es) in self.automaton.iter(text):
+        for end_incl, (key, es, w0, w1, d0, d1) in self.automaton.iter(text):
             end = end_incl + 1  # pyahocorasick gives an inclusive end
             start = end - len(key)
-            if _is_word(key[0]) and start > 0 and _is_word(text[start - 1]):
-                continue
-            if _is_word(key[-1]) and end < n and _is_word(text[end]):
-                continue
+            if w0 and start > 0:
+                c = text[start - 1]
+                if _is_word(c):
+                    continue
+                # nor inside a dotted number: "3.12" does not fire in "1.3.12"
+                if d0 and c == "." and start > 1 and text[start - 2] in _DIGITS:
+                    continue
+            if w1 and end < n:
+                c = text[end]
+                if _is_word(c):
+                    continue
+                # "python 3.12" does not fire in "python 3.12.1"
+                if d1 and c == "." and end + 1 < n and text[end + 1] in _DIGITS:
+                    continue
             out.append(Match(start, end, key, es))
         return out
 
@@ -295,21 +312,39 @@ def _is_word(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch == "_")
 
 
+_DIGITS = frozenset("0123456789")
+
+
 def resolve(matches: list[Match]) -> list[Match]:
     """Longest-match resolution with protected kinds first; result sorted by start."""
-    ranked = sorted(
-        matches,
-        key=lambda m: (not m.protected, -(m.end - m.start), m.start),
-    )
+    if len(matches) < 2:
+        return list(matches)
+    by_start = sorted(matches, key=_span)
+    prev_end = -1
+    for m in by_start:
+        if m.start < prev_end:
+            break
+        prev_end = m.end
+    else:
+        return by_start  # nothing overlaps (the common case): nothing to resolve
+    ranked = sorted(matches, key=_rank)
     taken: list[Match] = []
-    used: list[tuple[int, int]] = []
     for m in ranked:
-        if any(m.start < e and s < m.end for s, e in used):
-            continue
-        taken.append(m)
-        used.append((m.start, m.end))
-    taken.sort(key=lambda m: m.start)
+        for t in taken:
+            if m.start < t.end and t.start < m.end:
+                break
+        else:
+            taken.append(m)
+    taken.sort(key=_span)
     return taken
+
+
+def _span(m: Match) -> tuple[int, int]:
+    return m.start, m.end
+
+
+def _rank(m: Match) -> tuple[bool, int, int]:
+    return not m.protected, m.start - m.end, m.start
 
 
 def _fingerprint(files: Sequence[Path]) -> str:

@@ -72,7 +72,7 @@ class Match:
 
     @property
     def protected(self) -> bool:
-        return any(e.kind in PROTECTED_KINDS for e in self.entries)
+        return not PROTECTED_KINDS.isdisjoint([e.kind for e in self.entries])
 
     def kinds(self) -> frozenset[str]:
         return frozenset(e.kind for e in self.entries)

@@ -200,12 +200,17 @@ def parse_pack(path: str, doc: Any, norm: Normalizer, diags: list[Diagnostic]) -
         "pack", "description", "synonyms", "aliases", "entities", "negations", "blocking",
         "colloquial", "intents", "slots", "pronouns", "demonstratives", "function_words",
     }  # fmt: skip
-    top = _mapping(ctx, doc, "pack file", sections, {"pack"})
+    _mapping(ctx, doc, "pack file", sections, {"pack"})
     name = str(doc.get("pack", Path(path).stem)) if isinstance(doc, dict) else Path(path).stem
     pf = ParsedFile(path=path, kind="pack", name=name)
-    if top is None:
+    if not isinstance(doc, LDict):
         return pf
-    if not isinstance(top["pack"], str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", top["pack"]):
+    # an unknown section or a missing 'pack' is reported above; keep validating the rest so
+    # every problem is listed (the file is rejected either way)
+    top = doc
+    if "pack" in top and (
+        not isinstance(top["pack"], str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", top["pack"])
+    ):
         ctx.err(top["pack"], "RR101", "pack must be a lower-case id such as 'insurance'")
     dups = _Dups(ctx)
     E = pf.entries

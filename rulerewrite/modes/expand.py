@@ -7,6 +7,7 @@ from typing import Any
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.modes.base import State, mode
 from rulerewrite.result import RewrittenQuery, Step
+from rulerewrite.typo import TypoCorrector
 
 _EXPANDING = frozenset({"alias", "synonym", "synonym_canonical", "colloquial"})
 _STRIP_EDGE = " ,，、?？!！。.~"
@@ -32,9 +33,14 @@ class Expand:
             key=len,
             reverse=True,
         )
+        # typos and alias spellings (rulerewrite/typo.py): one extra corrected query
+        self.typo = TypoCorrector(lexicon)
+        _ = self.typo.homophones  # build (or load from the cache) now, not on the first query
 
     def applies(self, state: State) -> bool:
-        return not _EXPANDING.isdisjoint(state.features.kinds)
+        return not _EXPANDING.isdisjoint(state.features.kinds) or self.typo.may_apply(
+            state.norm.text, state.matches
+        )
 
     def __call__(self, state: State) -> State:
         base_texts = [state.standalone, *state.subqueries]
@@ -42,6 +48,12 @@ class Expand:
         variants = list(state.variants)
         trace = list(state.trace)
         produced = False
+        accepted: set[str] = set()
+        fixed = self._corrected(state, trace, accepted)
+        if fixed and fixed not in seen:
+            seen.add(fixed)
+            variants.append(RewrittenQuery(fixed, ("expand",)))
+            produced = True
         for base in base_texts:
             nt = self.lexicon.normalizer(base)
             for m in self.lexicon.match(nt):
@@ -75,7 +87,41 @@ class Expand:
         if not produced:
             return state
         modes = state.modes if "expand" in state.modes else (*state.modes, "expand")
-        return state.evolve(variants=tuple(variants), trace=tuple(trace), modes=modes)
+        scratch = (
+            {**state.scratch, "accepted_terms": frozenset(accepted)} if accepted else state.scratch
+        )
+        return state.evolve(
+            variants=tuple(variants),
+            trace=tuple(trace),
+            modes=modes,
+            scratch=scratch,
+        )
+
+    def _corrected(self, state: State, trace: list[Step], accepted: set[str]) -> str | None:
+        """The standalone query with its typos / alias spellings corrected (None: none)."""
+        base = state.standalone
+        if base == state.query:  # the common case: reuse the automaton pass of the checklist
+            nt, matches = state.norm, list(state.matches)
+        else:
+            nt = self.lexicon.normalizer(base)
+            matches = self.lexicon.match(nt)
+        if not self.typo.may_apply(nt.text, matches):
+            return None
+        corrections = self.typo.find(nt, matches)
+        if not corrections:
+            return None
+        text = base
+        for c in reversed(corrections):
+            text = (
+                text[: c.start]
+                + _join(text[: c.start], c.replacement, text[c.end :])
+                + text[c.end :]
+            )
+            accepted.add(self.lexicon.normalizer(c.replacement).text)
+        text = text.strip()
+        for c in corrections:
+            trace.append(Step("expand", c.source, base, text, None, "applied", c.note))
+        return text if text != base else None
 
     @staticmethod
     def _targets(m: Match) -> list[tuple[str, str, str]]:

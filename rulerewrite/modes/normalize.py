@@ -11,6 +11,12 @@ from rulerewrite.modes.base import State, mode
 from rulerewrite.result import Step
 
 _WS = re.compile(r"\s+")
+# Full-width letters and digits (and the ideographic space) become half width; Chinese
+# punctuation is left as the user typed it (it changes nothing for retrieval).
+# A full-width dot between digits is a decimal point (８．０ -> 8.0), not punctuation.
+_FULLWIDTH = re.compile(
+    r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\u3000]|(?<=[0-9\uff10-\uff19])\uff0e(?=[0-9\uff10-\uff19])"
+)
 _REPEAT_PUNCT = re.compile(r"([?？!！。，,])\1+")
 
 
@@ -49,17 +55,20 @@ class Normalize:
 
     def __call__(self, state: State) -> State:
         before = state.standalone
-        text = unicodedata.normalize("NFKC", before)
+        text = _FULLWIDTH.sub(lambda m: unicodedata.normalize("NFKC", m.group()), before)
         text = self.to_simplified(text)
         text = _WS.sub(" ", text).strip()
         text = _REPEAT_PUNCT.sub(r"\1", text)
         rule = "normalize:nfkc+t2s"
-        for f, src in self.fillers:
-            if text.startswith(f):
-                rest = text[len(f) :].lstrip(" ,，、:：")
-                if len(rest) >= 2:
-                    text, rule = rest, src
-                break
+        stripped = True
+        while stripped:  # 呃，请问… : every leading filler goes, so a second pass changes nothing
+            stripped = False
+            for f, src in self.fillers:
+                if text.startswith(f):
+                    rest = text[len(f) :].lstrip(" ,，、:：")
+                    if len(rest) >= 2:
+                        text, rule, stripped = rest, src, True
+                    break
         if text == before or not text:
             return state
         return state.with_step(Step("normalize", rule, before, text), standalone=text)

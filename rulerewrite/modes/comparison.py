@@ -1,0 +1,166 @@
+"""comparison: 这两个 / 它们 / 哪个更… / 前者 / 后者 resolved over a set from the dialogue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulerewrite.context import Dialogue, Mention
+from rulerewrite.lexicon import Lexicon
+from rulerewrite.modes.base import State, mode
+from rulerewrite.modes.multiturn import MultiTurn, Ref, ask, resolved
+
+_ORDINAL = {"first": 0, "second": 1, "third": 2, "last": -1}
+_NAMED = ("person", "place", "org", "product", "code")
+
+
+@mode("comparison")
+class Comparison:
+    """What: a comparison or set reference over things discussed earlier becomes one query that
+    names them: 这两个/它们/两者 → "A和B", a bare 哪个更便宜/有什么区别 gets "A和B" in front,
+    and 前者/后者/第一个/第二个 pick the right member of the most recent coordinated set
+    (A 和 B, A、B 和 C, 有A款和B款两种). When no set can be found the user is asked.
+    Why: "哪个更好" retrieves nothing; the two names retrieve both products' documents.
+    Example: (Model Y 和 小鹏 G6 哪个续航长 / ...) 后者充电快吗 -> 小鹏 G6充电快吗
+    """
+
+    def __init__(self, lexicon: Lexicon, config: Any) -> None:
+        self.mt = MultiTurn(lexicon, config)
+        weak: set[str] = set()
+        for r in lexicon.rules.get("comparison", ()):
+            weak.update(str(w) for w in r.get("not_alone", []))
+        # 还是 / 比较 alone do not make a comparison question (所以家还是在深圳好)
+        self.cmp_words = sorted(
+            {e.text for e in lexicon.entries_of("fw:comparison")} - weak, key=len, reverse=True
+        )
+
+    def applies(self, state: State) -> bool:
+        return (
+            state.has("pronoun")
+            or state.has("demonstrative")
+            or state.has("fw:comparison")
+            or (state.features.has_history and self.mt.asks_which(state.standalone))
+        )
+
+    def __call__(self, state: State) -> State:
+        if state.decision == "ask_user":
+            return state
+        text = state.standalone
+        parse = self.mt.parse(text)
+        refs = [r for r in self.mt.references(text, parse) if r.plural or r.ordinal]
+        d = self.mt.dialogue(state)
+        if refs:
+            out = state
+            for ref in sorted(refs, key=lambda r: -r.start):
+                out = self._ref(out, d, ref)
+                if out.decision == "ask_user":
+                    break
+            return out
+        if not state.history:
+            return state
+        if not (any(w in text for w in self.cmp_words) or self.mt.asks_which(text)):
+            return state
+        # a bare comparison: the query itself must not name two things already
+        named = [m for m in state.matches if m.first("entity") is not None]
+        own_set = any(t.rel == "coo" for t in parse.tokens)
+        if len(named) >= 2 or own_set or "coreference" in state.modes:
+            return state
+        group = _latest_set(d)
+        if group is None:
+            return state
+        members, anchor = group
+        joined = _join(members)
+        if joined in text:
+            return state
+        at = _lead_end(text)
+        new = text[:at] + joined + text[at:]
+        return resolved(
+            state,
+            "comparison",
+            self.mt.sources.get("bare_comparison", "comparison:bare"),
+            new,
+            anchor,
+            slot="compared",
+            note=f"comparison over {joined}",
+        )
+
+    def _ref(self, state: State, d: Dialogue, ref: Ref) -> State:
+        text = state.standalone
+        group = _latest_set(d)
+        if group is None:
+            return ask(
+                state,
+                "comparison",
+                ref.source,
+                question=f"“{ref.text}”指的是哪几个？请说出具体名称。",
+                missing=("compared",),
+                note=f"{ref.text}: no set of candidates in the dialogue window",
+            )
+        members, anchor = group
+        if ref.ordinal:
+            idx = _ORDINAL[ref.refers or "first"]
+            if idx >= len(members):
+                return ask(
+                    state,
+                    "comparison",
+                    ref.source,
+                    question=f"只提到了{_join(members)}，“{ref.text}”指的是哪个？",
+                    missing=("referent",),
+                    note=f"{ref.text}: the set has {len(members)} members",
+                )
+            value = members[idx]
+        else:
+            if ref.count and ref.count != len(members) and ref.count >= 2:
+                members = members[: ref.count] if ref.count < len(members) else members
+            value = _join(members)
+            if ref.text.endswith("都"):
+                value += "都"  # 两个都需要 -> A和B都需要
+        end = ref.noun_end if ref.noun and ref.noun in ("个", "款", "种") else ref.end
+        new = text[: ref.start] + value + text[end:]
+        return resolved(
+            state,
+            "comparison",
+            ref.source,
+            new,
+            anchor,
+            slot="compared" if not ref.ordinal else "referent",
+            note=f"{ref.text} -> {value}",
+        )
+
+
+def _join(members: tuple[str, ...]) -> str:
+    if len(members) <= 2:
+        return "和".join(members)
+    return "、".join(members[:-1]) + "和" + members[-1]
+
+
+def _latest_set(d: Dialogue) -> tuple[tuple[str, ...], Mention] | None:
+    """The most recent coordinated set; else the two most recent distinct named mentions of one
+    type said in different turns (A 怎么样 … B 呢 … 这两个哪个好)."""
+    for ti in reversed(d.turns):
+        for m in ti.mentions:
+            if m.is_set:
+                return m.members, m
+    named: list[Mention] = []
+    for m in d.mentions():
+        if m.is_set or not (m.protected or m.etype in _NAMED):
+            continue
+        if not m.protected and m.role != "user":
+            continue  # an assistant's passing mention (用 EXPIRE 命令) is not a compared thing
+        if any(m.text == x.text or m.text in x.text or x.text in m.text for x in named):
+            continue
+        if named and m.etype != named[0].etype:
+            continue
+        named.append(m)
+        if len(named) == 2:
+            break
+    if len(named) == 2 and named[0].turn != named[1].turn:
+        older, newer = sorted(named, key=lambda m: (m.turn, m.start))
+        return (older.text, newer.text), newer
+    return None
+
+
+def _lead_end(text: str) -> int:
+    for w in ("那么", "那", "所以", "那请问", "请问"):
+        if text.startswith(w):
+            return len(w)
+    return 0

@@ -1,0 +1,346 @@
+"""ellipsis: the missing topic, object or slot of a follow-up put back from the last turns."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rulerewrite.context import Dialogue, Mention, TurnInfo
+from rulerewrite.lexicon import Lexicon
+from rulerewrite.modes.base import State, mode
+from rulerewrite.modes.multiturn import NAMED_TYPES, MultiTurn, ask, resolved, salient
+from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
+from rulerewrite.text.parse import Parse
+
+_NE = re.compile(
+    r"^(?P<lead>(?:那|那么|那如果|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
+)
+_CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
+
+
+@mode("ellipsis")
+class Ellipsis:
+    """What: decide whether a follow-up stands alone (subject, predicate, object) and, when it
+    does not, put the missing piece where it belongs:
+    - missing subject/topic (保修多久, 需要多少钱, 性能怎么样): the most salient entity of the
+      last turns goes first (Galaxy S24 Ultra保修多久);
+    - a verb left without its object (你要看吗): the object goes after the verb;
+    - a bare ``X呢`` (一等座呢, 广州呢, 明天呢): the previous user question is reused with X in
+      the slot of the same type (广州 replaces 深圳), or next to its topic when no slot matches.
+    A complete query is left alone even when the history has entities; a key entity missing
+    with no history at all (保修多久 as a first message) makes the engine ask the user.
+    Why: retrieval needs the topic in the query; old topics must not leak into new questions.
+    Example: (深圳的落户条件是什么 / ...) 广州呢 -> 广州的落户条件是什么
+    """
+
+    def __init__(self, lexicon: Lexicon, config: Any) -> None:
+        self.mt = MultiTurn(lexicon, config)
+        self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
+        self.dangling = self.mt.wordset("dangling_verbs")
+        self.complete_verbs = self.mt.wordset("complete_predicates")
+        self.attributes = self.mt.wordset("attribute_nouns") | frozenset(
+            w for _t, ws, _s in self.mt.type_hints for w in ws
+        )
+        self.max_len = 24
+        self.short_len = int(self.mt.values.get("short_len", 8))
+        self.max_back = int(self.mt.values.get("max_back", 1))
+        self.openers = self.mt.wordset("openers")
+        self.ask_words = self.mt.wordset("ask_attributes")
+        self.ask_type = str(self.mt.values.get("ask_type", "product"))
+        hint_words = sorted({w for _t, ws, _s in self.mt.type_hints for w in ws}, key=len)
+        self.hint_re = re.compile("|".join(re.escape(w) for w in reversed(hint_words)) or "$^")
+        self.min_score = float(self.mt.values.get("min_score", 4.0))
+        self.margin = float(self.mt.values.get("margin", 1.0))
+        self.salient_kinds = frozenset(self.mt.values.get("salient", ["topic", "entity"]))
+
+    def applies(self, state: State) -> bool:
+        if state.features.length > self.max_len * 2:
+            return False
+        if state.features.has_history or bool(_NE.match(state.standalone)):
+            return True
+        # no history: a short query asking about an attribute of an unnamed thing (保修多久)
+        return state.features.length <= 10 and any(w in state.standalone for w in self.ask_words)
+
+    def __call__(self, state: State) -> State:
+        if state.decision == "ask_user" or "coreference" in state.modes:
+            return state
+        if state.has("fw:comparison"):
+            return state  # 哪个更便宜 / 有什么区别: the comparison mode's business
+        text = state.standalone
+        if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
+            return state
+        d = self.mt.dialogue(state)
+        m = _NE.match(text.strip())
+        if m and not any(q in m.group("x") for q in QUESTION_WORDS):
+            return self._bare_ne(state, d, m.group("lead"), m.group("x").strip())
+        parse = self.mt.parse(text)
+        if self.mt.references(text, parse) or self.mt.asks_which(text):
+            return state  # pronouns, sets and 哪个…: coreference / comparison decide
+        gap = self._gap(parse)
+        if gap is None:
+            return state
+        kind, pos = gap
+        if not any(ti.mentions for ti in d.turns):
+            if kind == "subject" and not state.history and self._bare_attr(parse):
+                etype, src = self.ask_type, self.mt.sources.get("ask_attributes", "ellipsis")
+                return ask(
+                    state,
+                    "ellipsis",
+                    src,
+                    question=f"请问您问的是哪个{_TYPE_ZH.get(etype, '对象')}？",
+                    missing=(etype,),
+                    note=f"missing {etype} and no history",
+                )
+            return state
+        recent = {ti.turn.index for ti in d.turns[-(self.max_back + 1) :]}
+        hinted = {t for t, _ in self.mt.hinted_types(text)}
+        cands = [
+            c
+            for c in self.mt.rank(d, text=text)
+            if not _is_pronounish(c.mention)
+            and c.mention.turn in recent
+            # a place is the setting of a chat, not its topic, unless the query asks about one
+            and (c.mention.etype != "place" or "place" in hinted)
+        ]
+        if not cands:
+            return state
+        best = cands[0]
+        if not self._confident(cands, kind):
+            return state.note(
+                "ellipsis",
+                self.mt.sources.get(f"missing_{kind}", "ellipsis"),
+                f"missing {kind}: best {best.mention.text} not salient enough ({best.why})",
+            )
+        if kind == "object":
+            objs = [c for c in cands if c.mention.gram in ("obj", "dep", "coo")]
+            if objs and objs[0].score >= best.score - 1.0:
+                best = objs[0]
+        filler = best.mention.text
+        if kind == "subject" and self._attribute_first(parse, pos):
+            filler += "的"  # 作者是谁 -> 三体的作者是谁
+        new = text[:pos] + filler + text[pos:]
+        src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
+        return resolved(
+            state,
+            "ellipsis",
+            src,
+            new,
+            best.mention,
+            slot=kind,
+            note=f"missing {kind}: {best.mention.text} ({best.why})",
+            confidence=0.75,
+        )
+
+    def _confident(self, cands: list[Any], kind: str) -> bool:
+        """Insert only a clearly salient topic: a topic frame, a dictionary entity, a name or a
+        phrase repeated across turns, ahead of the runner-up by a margin."""
+        best = cands[0]
+        if not salient(best, self.salient_kinds):
+            return False
+        if best.score < self.min_score:
+            return False
+        rivals = [c for c in cands[1:] if salient(c, self.salient_kinds)]
+        return not rivals or best.score - rivals[0].score >= self.margin
+
+    # -- completeness ----------------------------------------------------------------------------
+
+    def _gap(self, parse: Parse) -> tuple[str, int] | None:
+        """(``subject``, insert offset) or (``object``, insert offset) or None (complete)."""
+        toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
+        if not toks:
+            return None
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        i0 = 0
+        while i0 < len(toks) and toks[i0].text in self.lead:
+            i0 += 1
+        if i0 >= len(toks):
+            return None
+        content = [k for k in kinds[i0:] if k in _CONTENT]
+        if not content:
+            return None
+        has_nominal_subject = False
+        for t, k in zip(toks[i0:], kinds[i0:], strict=True):
+            if k == "NOUN" and t.text in self.attributes:
+                continue  # 保修多久 / 价格怎么样: an attribute of something not named
+            if is_question_word(t.text):
+                break
+            if k in ("NOUN",) or k == "PRON":
+                has_nominal_subject = True
+                break
+            if k in ("VERB", "ADJ"):
+                break
+        rest = [(t, k) for t, k in zip(toks[i0:], kinds[i0:], strict=True) if k != "PART"]
+        if (
+            rest
+            and rest[-1][1] == "VERB"
+            and rest[-1][0].text in self.dangling
+            and all(k == "ADV" for _t, k in rest[:-1])
+        ):
+            return "object", rest[-1][0].end  # 知道 / 不知道 / 也喜欢吗: a bare verb answer
+        if not has_nominal_subject:
+            root = parse.root
+            if root is not None and root.text in self.complete_verbs:
+                return None
+            if _SPEAKERS.search(parse.text):
+                return None  # 我也挺作 / 不逗你: the speakers are the subject
+            first = toks[i0].text
+            body = parse.text[toks[i0].start :]
+            # a longer query that opens with its own content (感冒发烧应该挂哪个科) stands alone;
+            # short ones, and ones opening with a question word, a modal or an attribute, do not
+            if (
+                len(body) > self.short_len
+                and not is_question_word(first)
+                and first not in self.openers
+                and not self.hint_re.search(body)
+            ):
+                return None
+            return "subject", toks[i0].start
+        # a verb at the end with nothing after it (你要看吗): the object is missing
+        j = len(toks) - 1
+        while j >= 0 and kinds[j] in ("PART", "AUX") and toks[j].text not in QUESTION_WORDS:
+            j -= 1
+        if (
+            j >= 0
+            and kinds[j] == "VERB"
+            and toks[j].text in self.dangling
+            and len(parse.text) <= self.short_len
+        ):
+            return "object", toks[j].end
+        return None
+
+    def _attribute_first(self, parse: Parse, pos: int) -> bool:
+        """The query opens (at ``pos``) with an attribute noun followed by 是: 作者是谁."""
+        toks = [t for t in parse.tokens if t.start >= pos and t.text.strip()]
+        return (
+            len(toks) >= 2
+            and toks[0].text in self.attributes
+            and kind_of(toks[0].pos, toks[0].text) == "NOUN"
+            and toks[1].text == "是"
+        )
+
+    def _bare_attr(self, parse: Parse) -> bool:
+        """Nothing but an attribute and a question (保修多久 / 续航怎么样 / 落户需要什么条件):
+        with no history there is no way to know whose attribute is meant."""
+        has_attr = has_q = False
+        for t in parse.tokens:
+            k = kind_of(t.pos, t.text)
+            if t.text in self.ask_words:
+                has_attr = True
+            elif is_question_word(t.text) or t.text in ("吗", "么", "呢", "多"):
+                has_q = True  # 多 + adjective: 多大 / 多长 split by the segmenter
+            elif k == "ADJ" and len(t.text) == 1:
+                continue
+            elif not (t.text in self.openers or k in ("PART", "PUNCT", "ADV", "AUX")):
+                return False
+        return has_attr and has_q
+
+    # -- X呢 ---------------------------------------------------------------------------------------
+
+    def _bare_ne(self, state: State, d: Dialogue, lead: str, x: str) -> State:
+        src = self.mt.sources.get("bare_ne", "ellipsis:bare_ne")
+        prev = _previous_question(d)
+        if prev is None:
+            if state.history:
+                return state
+            return ask(
+                state,
+                "ellipsis",
+                src,
+                question=f"请问您想了解{x}的哪方面？",
+                missing=("question",),
+                note=f"{x}呢 with no previous question",
+            )
+        xparse = self.mt.parse(x)
+        xtoks = [t for t in xparse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
+        # X must be a short noun phrase or time (广州 / 一等座 / 明天 / Galaxy S24), not a clause
+        if (
+            not xtoks
+            or len(x) > 10
+            or _PERSONAL.search(x)
+            or any(kind_of(t.pos, t.text) not in _NE_KINDS for t in xtoks)
+            or not (
+                kind_of(xtoks[-1].pos, xtoks[-1].text) in ("NOUN", "TIME")
+                or (xtoks[-1].pos == "q" and len(xtoks) >= 2)  # 一等座 / 商务座
+            )
+        ):
+            return state
+        head = xtoks[-1]
+        xtype = self.mt.analyzer.type_of(head.text, head.pos)
+        norm = self.mt.lexicon.normalizer(x)
+        for mm in self.mt.lexicon.match(norm):
+            e = mm.first("entity")
+            if e is not None:
+                xtype = e.etype or xtype
+        ptext = prev.turn.content.rstrip("?？。.!！")
+        same: list[Mention] = []
+        if xtype in _SLOT_TYPES:
+            same = [m for m in prev.mentions if m.etype == xtype and not m.is_set and m.text != x]
+        if xtype == "time":
+            same += _time_tokens(prev)
+            same.sort(key=lambda m: m.start)
+        if same:
+            target = same[0]
+            new = ptext[: target.start] + x + ptext[target.end :]
+            note = f"{x} takes the {xtype} slot of {target.text!r}"
+            slot = xtype
+        else:
+            # X modifies the phrase the question is about: the last noun before the question word
+            at = -1
+            for t in prev.parse.tokens:
+                if is_question_word(t.text):
+                    break
+                if kind_of(t.pos, t.text) == "NOUN":
+                    at = t.start if len(t.text) == 1 else t.end
+            if at < 0:
+                return state
+            new = ptext[:at] + x + ptext[at:]
+            note = f"{x} inserted into the previous question"
+            slot = "modifier"
+        if new == state.standalone or self.mt.references(new, self.mt.parse(new)):
+            return state  # the old question points elsewhere itself (那三者…): not reusable
+        mention = Mention(
+            prev.turn.content,
+            "",
+            "question",
+            prev.turn.index,
+            prev.turn.role,
+            "question",
+            0,
+            len(prev.turn.content),
+            0,
+            "history",
+        )
+        return resolved(state, "ellipsis", src, new, mention, slot=slot, note=note, confidence=0.75)
+
+
+_SLOT_TYPES = NAMED_TYPES | {"time"}
+_NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
+_PERSONAL = re.compile(r"[你我他她它您咱]")
+_SPEAKERS = re.compile(r"[你我您咱]")
+_TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
+
+
+def _is_pronounish(m: Mention) -> bool:
+    return m.head in ("你", "我", "他", "她", "它", "您")
+
+
+def _previous_question(d: Dialogue) -> TurnInfo | None:
+    for ti in reversed(d.turns):
+        if ti.turn.role == "user":
+            return ti
+    return None
+
+
+_TIME = re.compile(
+    r"今天|明天|后天|昨天|前天|今晚|明晚|本周|下周|上周|这周|周[一二三四五六日末]|星期[一二三四五六日天]"
+    r"|今年|明年|去年|本月|下个?月|上个?月|上午|下午|晚上|早上|中午|凌晨"
+)
+
+
+def _time_tokens(ti: TurnInfo) -> list[Mention]:
+    """Time expressions of a turn (今天 / 下周 / 上午 ...), for 明天呢-style slot swaps."""
+    role, idx = ti.turn.role, ti.turn.index
+    return [
+        Mention(m.group(), m.group(), "time", idx, role, "adv", m.start(), m.end(), 0, "time")
+        for m in _TIME.finditer(ti.turn.content)
+    ]

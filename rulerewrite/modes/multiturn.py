@@ -1,0 +1,431 @@
+"""Shared machinery of the multi-turn modes (coreference, ellipsis, comparison); not a mode.
+
+- :class:`MultiTurn` is built once per mode instance: the context analyzer (window, chit-chat
+  drop, entities of the history, cached parses), the referring expressions of the packs
+  (pronouns/demonstratives with number/animacy/refers/count), the type hints and the
+  completeness word lists of ``rules/completeness.yaml``.
+- :meth:`MultiTurn.dialogue` caches the analysed window in ``state.scratch`` so the three modes
+  share one analysis per rewrite.
+- :meth:`MultiTurn.references` finds the referring expressions of the current text, on word
+  boundaries (他 inside 其他 is not a pronoun).
+- :meth:`MultiTurn.rank` orders antecedent candidates by agreement, salience and recency.
+- :func:`ask` / :func:`resolved` build the resulting states.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from rulerewrite.context import ContextAnalyzer, Dialogue, Mention
+from rulerewrite.lexicon import Lexicon
+from rulerewrite.modes.base import State
+from rulerewrite.result import ContextEntity, Step
+from rulerewrite.text.builtin_parser import kind_of
+from rulerewrite.text.parse import Parse
+
+HUMAN_TYPES = frozenset({"person", "human"})
+NAMED_TYPES = frozenset(
+    {"person", "place", "org", "product", "code", "system", "drug", "plan", "department"}
+)
+UNKNOWN_TYPES = frozenset({"thing", "other"})  # untyped phrases may still name a person
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A referring expression in the current text (offsets on ``state.standalone``)."""
+
+    start: int
+    end: int
+    text: str
+    kind: str  # pronoun | demonstrative
+    number: str | None
+    animacy: str | None
+    refers: str | None
+    count: int | None
+    source: str
+    noun: str = ""  # the noun a demonstrative determines (这款手机 -> 手机), if any
+    noun_end: int = 0
+    etype: str | None = None  # 那里 -> a place
+
+    @property
+    def plural(self) -> bool:
+        return self.number == "plural" or self.refers == "all" or (self.count or 0) >= 2
+
+    @property
+    def ordinal(self) -> bool:
+        return self.refers in ("first", "second", "third", "last")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    mention: Mention
+    score: float
+    why: str
+
+
+class MultiTurn:
+    """Build once per mode (``MultiTurn(lexicon, config)``); every method is per-rewrite cheap."""
+
+    def __init__(self, lexicon: Lexicon, config: Any) -> None:
+        self.lexicon = lexicon
+        # one analyzer (parser, parse and turn caches) shared by the modes of one Rewriter
+        shared: dict[Any, ContextAnalyzer] = lexicon.__dict__.setdefault("_multiturn", {})
+        key = (config.window, config.parser, config.hanlp_model)
+        analyzer = shared.get(key)
+        if analyzer is None:
+            parser = _hanlp_parser(lexicon, config) if config.parser == "hanlp" else None
+            analyzer = ContextAnalyzer(lexicon, window=config.window, parser=parser)
+            shared[key] = analyzer
+        self.analyzer = analyzer
+        self._refs = lru_cache(maxsize=4096)(self._references)
+        self.parser = self.analyzer.parser
+        self.type_hints: list[tuple[str, tuple[str, ...], str]] = []
+        self.words: dict[str, frozenset[str]] = {}
+        self.patterns: dict[str, tuple[re.Pattern[str], str]] = {}
+        self.sources: dict[str, str] = {}
+        self.values: dict[str, Any] = {}
+        for r in lexicon.rules.get("completeness", ()):
+            self.sources[r.id] = r.source
+            if r.id in ("thresholds", "ask_attributes") and r.get("type"):
+                self.values["ask_type"] = r.get("type")
+            if r.id == "thresholds":
+                self.values.update(r.data)
+            if r.get("type_hint"):
+                self.type_hints.append(
+                    (str(r.get("type_hint")), tuple(r.get("words", [])), r.source)
+                )
+            elif r.get("words"):
+                self.words[r.id] = frozenset(str(w) for w in r.get("words"))
+            if r.pattern is not None:
+                self.patterns[r.id] = (r.pattern, r.source)
+        self.which = [
+            r.pattern for r in lexicon.rules.get("comparison", ()) if r.pattern is not None
+        ]
+        self._hint_res = [
+            (t, re.compile("|".join(re.escape(w) for w in sorted(ws, key=len, reverse=True))), s)
+            for t, ws, s in self.type_hints
+            if ws
+        ]
+        self.extra_refs: list[tuple[re.Pattern[str], dict[str, Any], str]] = []
+        self.category_nouns: frozenset[str] = frozenset()
+        self.category_types: dict[str, set[str]] = {}
+        self.coref_values: dict[str, Any] = {}
+        for r in lexicon.rules.get("coreference", ()):
+            self.sources[r.id] = r.source
+            if r.id == "thresholds":
+                self.coref_values.update(r.data)
+            if r.pattern is not None and r.get("number") is not None:
+                self.extra_refs.append((r.pattern, dict(r.data), r.source))
+            elif r.id == "category_nouns":
+                for etype, words in (r.get("types") or {}).items():
+                    for w in words:
+                        self.category_types.setdefault(str(w), set()).add(str(etype))
+                self.category_nouns = frozenset(self.category_types)
+            elif r.get("words"):
+                self.words[r.id] = frozenset(str(w) for w in r.get("words"))
+
+    # -- per rewrite -----------------------------------------------------------------------------
+
+    def dialogue(self, state: State) -> Dialogue:
+        d = state.scratch.get("dialogue")
+        if isinstance(d, Dialogue):
+            return d
+        d = self.analyzer.dialogue(state.history)
+        state.scratch["dialogue"] = d  # scratch is per-rewrite; modes share the analysis
+        return d
+
+    def parse(self, text: str) -> Parse:
+        return self.parser.parse(text)
+
+    def wordset(self, rule_id: str) -> frozenset[str]:
+        return self.words.get(rule_id, frozenset())
+
+    def references(self, text: str, parse: Parse) -> list[Ref]:
+        """Pronouns and demonstratives of ``text`` that start and end on word boundaries."""
+        return list(self._refs(text))
+
+    def _references(self, text: str) -> tuple[Ref, ...]:
+        parse = self.parse(text)
+        norm = self.lexicon.normalizer(text)
+        starts = {t.start for t in parse.tokens}
+        ends = {t.end for t in parse.tokens}
+        out: list[Ref] = []
+        for m in self.lexicon.match(norm):
+            e = m.first("pronoun") or m.first("demonstrative")
+            if e is None:
+                continue
+            s, en = norm.to_original(m.start, m.end)
+            if s not in starts:
+                continue
+            if en not in ends:
+                # 他的 / 这款手机: the pronoun may end inside a token only if jieba glued a noun
+                tok = next((t for t in parse.tokens if t.start == s), None)
+                if tok is None or not self._glued_ok(tok.text, text[s:en]):
+                    continue
+            cnt = e.feature("count")
+            out.append(
+                Ref(
+                    s,
+                    en,
+                    text[s:en],
+                    e.kind,
+                    e.feature("number"),
+                    e.feature("animacy"),
+                    e.feature("refers"),
+                    int(cnt) if cnt else None,
+                    e.source,
+                )
+            )
+        for pat, data, src in self.extra_refs:
+            for mm in pat.finditer(text):
+                s, en = mm.span("ref") if "ref" in pat.groupindex else mm.span()
+                if any(r.start < en and s < r.end for r in out):
+                    continue
+                out.append(
+                    Ref(
+                        s,
+                        en,
+                        text[s:en],
+                        "demonstrative",
+                        data.get("number"),
+                        data.get("animacy"),
+                        data.get("refers"),
+                        None,
+                        src,
+                        etype=data.get("type"),
+                    )
+                )
+        out.sort(key=lambda r: r.start)
+        return tuple(self._with_noun(r, text, parse) for r in out)
+
+    def _glued_ok(self, token: str, ref: str) -> bool:
+        """jieba may glue a demonstrative to its noun (该市, 这款手机): accept when the rest of
+        the token is 的 or a category noun; 其他 / 其它 are not 其 + 他."""
+        rest = token[len(ref) :]
+        return token.startswith(ref) and (rest == "的" or rest in self.category_nouns)
+
+    def _with_noun(self, r: Ref, text: str, parse: Parse) -> Ref:
+        if r.kind != "demonstrative":
+            return r
+        for t in parse.tokens:
+            if t.start < r.end < t.end:  # glued: 该市
+                rest = t.text[r.end - t.start :]
+                if rest in self.category_nouns:
+                    return _ref_with(r, noun=rest, noun_end=t.end)
+                return r
+            if t.start >= r.end and text[r.end : t.start].strip() == "":
+                if kind_of(t.pos, t.text) == "NOUN" and t.rel != "root":
+                    return _ref_with(r, noun=t.text, noun_end=t.end)
+                break
+        return r
+
+    def is_category(self, noun: str) -> bool:
+        """这款**手机** / 这家**公司** / 这个**药**: a noun that names the kind, not the thing."""
+        return noun in self.category_nouns
+
+    def asks_which(self, text: str) -> bool:
+        """哪个保费更低 / 哪款好用: a choice between things (rules/comparison.yaml ``which``)."""
+        return any(p.search(text) for p in self.which)
+
+    # -- ranking ---------------------------------------------------------------------------------
+
+    def hinted_types(self, text: str) -> list[tuple[str, str]]:
+        """(type, rule source) for every type hint word in ``text`` (保修 -> product)."""
+        return [(etype, src) for etype, pat, src in self._hint_res if pat.search(text)]
+
+    def rank(
+        self,
+        d: Dialogue,
+        *,
+        text: str,
+        animacy: str | None = None,
+        plural: bool = False,
+        noun: str = "",
+        etype: str | None = None,
+    ) -> list[Candidate]:
+        """Antecedent candidates, best first.
+
+        Agreement filters (他/她 → a person, 它/这个 → not a person, plural → a coordinated set);
+        the score adds salience (subject/topic of the last user turn, a dictionary entity, a name,
+        a phrase said in several turns), recency, the query's type hints and the determined noun
+        (这款手机 prefers a phrase headed by 手机)."""
+        hints = {t for t, _ in self.hinted_types(text)}
+        turns = [ti.turn.index for ti in d.turns]
+        last_user = d.last_user()
+        mentions = d.mentions()
+        texts_by_turn: dict[int, str] = {ti.turn.index: ti.turn.content for ti in d.turns}
+        out: list[Candidate] = []
+        seen: set[str] = set()
+        for m in mentions:
+            if m.text in seen or m.text in text:
+                continue
+            if plural != m.is_set:
+                continue
+            if etype is not None and m.etype != etype:
+                continue
+            human = m.etype in HUMAN_TYPES
+            if (
+                animacy == "human"
+                and not human
+                and not (
+                    m.etype in UNKNOWN_TYPES and m.gram == "topic" and m.source.startswith("rules/")
+                )
+            ):
+                continue  # 他/她: a person, or the topic a topic frame introduced (你知道X吗)
+            if animacy == "nonhuman" and human:
+                continue
+            seen.add(m.text)
+            back = turns[::-1].index(m.turn) if m.turn in turns else 9
+            score = 3.0 - 0.6 * back
+            why = [f"recency -{0.6 * back:.1f}"]
+            if (
+                last_user is not None
+                and m.turn == last_user.turn.index
+                and m.gram
+                in (
+                    "subj",
+                    "topic",
+                )
+            ):
+                score += 2.0
+                why.append("subject of last user turn")
+            elif m.gram in ("subj", "topic"):
+                score += 0.8
+                why.append("subject")
+            elif m.gram == "obj":
+                score += 0.5
+                why.append("object")
+            if m.gram == "topic" and m.source.startswith("rules/"):
+                score += 2.5
+                why.append("topic frame")
+            if m.protected:
+                score += 2.0
+                why.append("dictionary entity")
+            if m.etype in NAMED_TYPES:
+                score += 1.0
+                why.append(m.etype)
+            if animacy == "human" and not human:
+                score -= 1.5
+                why.append("untyped for a person pronoun")
+            if m.etype in hints:
+                score += 2.0
+                why.append("type hint")
+            if noun and (m.head == noun or m.text.endswith(noun)):
+                score += 2.5
+                why.append(f"head {noun}")
+            elif noun and m.etype in self.category_types.get(noun, ()):
+                score += 2.0
+                why.append(f"a kind of {noun}")
+            repeats = sum(1 for i, t in texts_by_turn.items() if i != m.turn and m.text in t)
+            if repeats:
+                score += 1.0 * repeats
+                why.append("repeated")
+            score -= 0.1 * m.order
+            out.append(Candidate(m, score, ", ".join(why)))
+        out.sort(key=lambda c: -c.score)
+        return out
+
+
+def salient(c: Candidate, kinds: frozenset[str]) -> bool:
+    """Is the candidate salient in one of the ways ``kinds`` accepts: ``topic`` (a topic frame
+    of rules/context.yaml), ``entity`` (a dictionary entity), ``repeated`` (said in two turns),
+    ``named`` (a person/place/org/product name from POS)?"""
+    m = c.mention
+    return (
+        ("topic" in kinds and m.gram == "topic" and m.source.startswith("rules/"))
+        or ("entity" in kinds and m.protected)
+        or ("repeated" in kinds and "repeated" in c.why)
+        or ("named" in kinds and m.etype in ("person", "place", "org", "product"))
+        or ("set" in kinds and m.is_set)
+    )
+
+
+def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> bool:
+    """Two or more equally plausible named antecedents (two products discussed, the user says
+    它): the best candidate and another name/entity of its type are members of one coordinated
+    set (A 和 B) in the window, or were said in the same turn with scores within ``margin``."""
+    if len(cands) < 2:
+        return False
+    top = cands[0]
+    a = top.mention
+    if not (a.protected or a.etype in NAMED_TYPES):
+        return False
+    for c in cands[1:]:
+        b = c.mention
+        if b.etype != a.etype or not (b.protected or b.etype in NAMED_TYPES):
+            continue
+        if any(a.text in s.members and b.text in s.members for s in d.sets()):
+            return True
+        if a.turn == b.turn and top.score - c.score < margin:
+            return True
+    return False
+
+
+def ambiguous_with(cands: list[Candidate]) -> list[Candidate]:
+    """The candidates of the best one's type (for the clarification question)."""
+    return [c for c in cands if c.mention.etype == cands[0].mention.etype]
+
+
+def ask(
+    state: State,
+    mode_id: str,
+    rule: str,
+    *,
+    question: str,
+    missing: tuple[str, ...],
+    note: str,
+) -> State:
+    """The ask-the-user result: nothing is invented, the user is asked to name the entity."""
+    step = Step(mode_id, rule, state.standalone, state.standalone, None, "applied", note)
+    return state.with_step(
+        step,
+        decision="ask_user",
+        clarification=question,
+        missing_fields=missing,
+        confidence=min(state.confidence, 0.3),
+    )
+
+
+def resolved(
+    state: State,
+    mode_id: str,
+    rule: str,
+    new_text: str,
+    mention: Mention,
+    *,
+    slot: str,
+    note: str,
+    confidence: float = 0.8,
+) -> State:
+    entity = ContextEntity(
+        mention.text, mention.etype, mention.turn, mention.role, mention.gram, slot
+    )
+    step = Step(mode_id, rule, state.standalone, new_text, mention.turn, "applied", note)
+    return state.with_step(
+        step,
+        standalone=new_text,
+        resolved_context=(*state.resolved_context, entity),
+        confidence=min(state.confidence, confidence),
+    )
+
+
+def candidates_question(cands: list[Candidate], k: int = 3) -> str:
+    names = [c.mention.text for c in cands[:k]]
+    return f"您指的是{'还是'.join(names)}？"
+
+
+def _ref_with(r: Ref, **kw: Any) -> Ref:
+    import dataclasses
+
+    return dataclasses.replace(r, **kw)
+
+
+def _hanlp_parser(lexicon: Lexicon, config: Any) -> Any:
+    """The HanLP backend (``parser="hanlp"``): one shared instance per lexicon and model (so
+    every mode uses one loaded model and one parse cache), loaded lazily on the first parse."""
+    from rulerewrite.text import make_parser
+
+    return make_parser(config, lexicon)

@@ -1,0 +1,107 @@
+"""The built-in parser: heads and relations over jieba POS tags (rulerewrite/text/builtin_parser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulerewrite.text.builtin_parser import BuiltinParser, is_question_word, noun_phrases
+from rulerewrite.text.parse import Parse, Parser
+from rulerewrite.text.segment import Segmenter
+
+
+@pytest.fixture(scope="module")
+def parser() -> BuiltinParser:
+    return BuiltinParser(Segmenter())
+
+
+def rels(p: Parse) -> dict[str, str]:
+    return {t.text: t.rel for t in p.tokens}
+
+
+def phrases(p: Parse) -> list[str]:
+    return [p.text[p.tokens[a].start : p.tokens[b - 1].end] for a, b in noun_phrases(p)]
+
+
+def test_is_a_parser(parser: BuiltinParser) -> None:
+    backend: Parser = parser  # structural: mypy checks the protocol
+    assert backend.name == "builtin"
+    assert callable(backend.parse) and callable(backend.parse_many)
+
+
+def test_tokens_cover_the_text_with_offsets(parser: BuiltinParser) -> None:
+    text = "Galaxy S24 Ultra的保修期是多久"
+    p = parser.parse(text)
+    assert "".join(t.text for t in p.tokens) == text
+    for t in p.tokens:
+        assert text[t.start : t.end] == t.text
+    assert [t.i for t in p.tokens] == list(range(len(p.tokens)))
+
+
+def test_exactly_one_root_and_heads_in_range(parser: BuiltinParser) -> None:
+    for text in ["北京到上海的高铁票多少钱", "这个怎么部署", "我买了一台新电脑", "好", "？"]:
+        p = parser.parse(text)
+        roots = [t for t in p.tokens if t.head == -1]
+        assert len(roots) == 1, text
+        assert all(-1 <= t.head < len(p.tokens) and t.head != t.i for t in p.tokens)
+
+
+def test_latin_product_names_are_one_token(parser: BuiltinParser) -> None:
+    p = parser.parse("Galaxy S24 Ultra的保修期是多久")
+    assert p.tokens[0].text == "Galaxy S24 Ultra" and p.tokens[0].pos == "eng"
+    assert parser.parse("Python 3.12 怎么装").tokens[0].text == "Python 3.12"
+
+
+def test_subject_predicate_object(parser: BuiltinParser) -> None:
+    p = parser.parse("我买了一台新电脑")
+    r = rels(p)
+    assert r["买"] == "root" and r["我"] == "subj" and r["电脑"] == "obj"
+    assert r["新"] == "att"
+
+
+def test_modifier_with_de_attaches_to_the_head_noun(parser: BuiltinParser) -> None:
+    p = parser.parse("项目管理里的里程碑是什么")
+    assert rels(p)["里程碑"] == "subj"
+    assert "项目管理里的里程碑" in phrases(p)
+    de = next(t for t in p.tokens if t.text == "的")
+    assert de.rel == "de"
+
+
+def test_coordination_keeps_members_in_order(parser: BuiltinParser) -> None:
+    p = parser.parse("苹果和华为、小米三款手机")
+    coo = [t for t in p.tokens if t.rel == "coo"]
+    first = p.tokens[coo[0].head]
+    assert first.text == "苹果"
+    assert all(t.head == first.i for t in coo)
+    p2 = parser.parse("有A款和B款两种")
+    assert phrases(p2)[:2] == ["A款", "B款"]
+
+
+def test_question_particles_and_words(parser: BuiltinParser) -> None:
+    p = parser.parse("你认识勒布朗詹姆斯吗")
+    assert rels(p)["吗"] == "q"
+    assert "勒布朗詹姆斯" in phrases(p)
+    assert is_question_word("多少钱") and is_question_word("什么时候发")
+    assert not is_question_word("保修")
+
+
+def test_a_noun_after_a_modal_is_the_predicate(parser: BuiltinParser) -> None:
+    p = parser.parse("这个怎么部署")
+    assert rels(p)["部署"] == "root"
+
+
+def test_unknown_names_after_a_surname_are_joined(parser: BuiltinParser) -> None:
+    assert any(t.text == "张殿菲" and t.pos == "nr" for t in parser.parse("你认识张殿菲么").tokens)
+    assert [t.text for t in parser.parse("王说了").tokens][:2] == ["王", "说"]
+
+
+def test_parse_is_cached_and_parse_many_keeps_order(parser: BuiltinParser) -> None:
+    a = parser.parse("它保修多久")
+    assert parser.parse("它保修多久") is a
+    many = parser.parse_many(["它保修多久", "广州呢"])
+    assert [p.text for p in many] == ["它保修多久", "广州呢"]
+
+
+@pytest.mark.parametrize("text", ["", " ", "？？", "!!!", "a", "123", "😀", "的的的"])
+def test_odd_input_never_crashes(parser: BuiltinParser, text: str) -> None:
+    p = parser.parse(text)
+    assert p.text == text
