@@ -20,6 +20,8 @@ from rulerewrite.text.normalize import Normalizer
 
 _WORDISH = re.compile(r"[0-9a-z\u3400-\u4dbf\u4e00-\u9fff]")
 # 不 as an A-not-A question (能退不 / 好不好 / 是不是) is not a negation of the content.
+# words that contain a negation character without negating (区别, 别人, 不一样)
+_NOT_NEGATING = frozenset({"blocking", "fw:comparison"})
 _FUNCTION_KINDS = frozenset({"negation", "pronoun", "demonstrative", "intent"})
 _ANOTA = re.compile(r"(.)不\1|不$|没$|不[?？]|没[?？]")
 
@@ -32,6 +34,9 @@ class Protected:
     negations: dict[str, int]
     expansions: frozenset[str]  # normalised dictionary expansions of original terms
     history: tuple[str, ...]  # normalised history turns in the window
+    # dictionary terms of the query that contain a negation and map to targets:
+    # (term, targets, negations in the term) — a target stands for the term's negations
+    neg_terms: tuple[tuple[str, tuple[str, ...], int], ...] = ()
 
 
 class Guards:
@@ -92,10 +97,29 @@ class Guards:
                 items.append((kind, mm.group(), src))
         return Protected(
             items=tuple(items),
-            negations=self.count_negations(norm_text),
+            negations={"*": self.free_negations(norm_text, matches)},
+            neg_terms=tuple(self._neg_terms(matches)),
             expansions=frozenset(expansions),
             history=tuple(self.norm(h).text for h in history),
         )
+
+    def _neg_terms(self, matches: Sequence[Match]) -> list[tuple[str, tuple[str, ...], int]]:
+        out = []
+        for m in matches:
+            if m.kinds() <= _FUNCTION_KINDS:
+                continue
+            k = sum(self.count_negations(m.key).values())
+            if not k:
+                continue
+            targets: list[str] = []
+            for e in m.entries:
+                if e.kind in ("synonym", "alias") and e.canonical:
+                    targets.append(self.norm(e.canonical).text)
+                elif e.kind in ("synonym_canonical", "colloquial"):
+                    targets.extend(self.norm(t).text for t in e.targets)
+            if targets:
+                out.append((m.key, tuple(targets), k))
+        return out
 
     def count_negations(self, text: str) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -104,6 +128,36 @@ class Guards:
         for w in self._negation_re.findall(_ANOTA.sub("", text)):
             counts[w] = counts.get(w, 0) + 1
         return counts
+
+    def free_negations(self, text: str, matches: Sequence[Match] | None = None) -> int:
+        """How many negations ``text`` has, not counting words that merely contain a negation
+        character (区别, 别人, 不一样: blocking words and comparison words in the packs)."""
+        if self._negation_re is None:
+            return 0
+        if matches is None:
+            matches = self.lexicon.match(self.norm(text))
+        spans = [(m.start, m.end) for m in matches if m.kinds() & _NOT_NEGATING]
+        if spans:
+            # mask each word with its own private-use character, so the mask never forms an
+            # A-not-A pattern (X不X) around a free 不
+            chars = list(text)
+            for k, (a, b) in enumerate(spans):
+                chars[a:b] = chr(0xE000 + k % 4096) * (b - a)
+            text = "".join(chars)
+        return sum(self.count_negations(text).values())
+
+    def _negations_after(self, prot: Protected, out: str) -> int:
+        """Negations of a produced text, where a dictionary target that replaced a negating
+        term (跑不起来 → 启动失败, 没有发票能报销吗 → 无票报销) carries that term's negations."""
+        n = self.free_negations(out)
+        for term, targets, k in prot.neg_terms:
+            if term in out:
+                continue
+            for t in targets:
+                if t in out:
+                    n += k - self.free_negations(t)
+                    break
+        return n
 
     def check(
         self,
@@ -122,16 +176,20 @@ class Guards:
             for kind, text, src in prot.items:
                 if text not in out and text.replace(" ", "") not in out.replace(" ", ""):
                     return f"drops {kind} {text!r} ({src})"
-        neg_out = self.count_negations(out)
-        for w, n in prot.negations.items():
-            if neg_out.get(w, 0) < n and w not in allowed_negation_drops and not partial:
-                return f"drops negation {w!r}"
+        neg_out = self._negations_after(prot, out)
+        neg_in = prot.negations.get("*", 0)
+        if neg_out < neg_in - len(allowed_negation_drops) and not partial:
+            return f"drops negation ({neg_in} in the query, {neg_out} in the rewrite)"
         covered: list[bool] | None = None
         for j1, j2 in self.inserted_spans(orig, out):
             chunk = out[j1:j2]
-            for w in self.negation_words:  # the more specific reason first
-                if w in chunk and not any(chunk in h for h in prot.history):
-                    return f"adds negation {w!r}"
+            if (
+                neg_out > neg_in
+                and self._negation_re is not None
+                and self._negation_re.search(chunk)
+                and not any(chunk in h for h in prot.history)
+            ):  # the more specific reason first
+                return f"adds negation in {chunk!r}"
             why = self._unsupported(chunk, prot, orig)
             if why:
                 # the diff may cut a glue word in two (能 kept, 否 inserted → 能否): characters

@@ -46,7 +46,10 @@ def print_explain(con: Console, rw: Any, query: str, history: list[Any]) -> None
         s, e = state.norm.to_original(m.start, m.end)
         for ent in m.entries:
             extra = ent.canonical or ", ".join(ent.targets) or ent.etype or ent.intent or ""
-            con.print(f"  {s}-{e} {q[s:e]}  {ent.kind}{' → ' + extra if extra else ''}  ({ent.source})", markup=False)
+            con.print(
+                f"  {s}-{e} {q[s:e]}  {ent.kind}{' → ' + extra if extra else ''}  ({ent.source})",
+                markup=False,
+            )
     if not state.matches:
         con.print("  (none)")
     modes = {m.id: m for m in rw.pipeline.modes}

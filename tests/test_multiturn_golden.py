@@ -9,7 +9,9 @@ messages), optional ``domains`` and ``expect`` with any of:
 - ``clarification_contains``: texts the clarification question must name (the candidates);
 - ``missing_fields``: the exact missing fields of an ask;
 - ``resolved``: texts that must be among ``resolved_context`` (where the filled entity came from);
-- ``modes_include``: modes that must have applied.
+- ``modes_include``: modes that must have applied;
+- ``missing_fields_include``: fields that must be among ``missing_fields`` (also on a search);
+- ``escalate``: the exact ``escalate`` flag.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ CASES = Path(__file__).parent / "cases"
 FILES = ("coreference", "ellipsis", "comparison", "ask_user")
 KEYS = {
     "standalone", "unchanged", "decision", "clarification_contains", "missing_fields", "resolved",
-    "modes_include",
+    "modes_include", "missing_fields_include", "escalate",
 }  # fmt: skip
 
 
@@ -81,6 +83,10 @@ def check(res: RewriteResult, exp: dict[str, Any]) -> None:
         assert w in used, (w, used)
     for m in exp.get("modes_include", []):
         assert m in res.modes, (m, res.modes)
+    for f in exp.get("missing_fields_include", []):
+        assert f in res.missing_fields, (f, res.missing_fields)
+    if "escalate" in exp:
+        assert res.escalate is exp["escalate"], (res.escalate, res.confidence)
 
 
 @pytest.mark.parametrize("case", params())

@@ -109,11 +109,23 @@ def _norm(text: str) -> str:
 _ANOTA = re.compile(r"(.)不\1|不$|没$|不[?？]|没[?？]")
 
 
+_NOT_A_TERM = frozenset(
+    {"negation", "pronoun", "demonstrative", "intent", "fw:question", "fw:filler"}
+)
+
+
 def negations(text: str) -> dict[str, int]:
-    """Negation words in ``text``, longest first, A-not-A questions (能退不 / 是不是) excluded."""
+    """Free negation words in ``text``, longest first: A-not-A questions (能退不 / 是不是) and
+    negations inside a longer dictionary phrase (跑不起来 → 启动失败, 不良反应) excluded."""
     counts: dict[str, int] = {}
     pat = _negation_re()
-    for w in pat.findall(_ANOTA.sub("", _norm(text))):
+    lex = rw().lexicon
+    norm = lex.normalizer(text)
+    chars = list(norm.text)
+    for k, m in enumerate(lex.match(norm)):
+        if not {e.kind for e in m.entries} <= _NOT_A_TERM:
+            chars[m.start : m.end] = chr(0xE000 + k) * (m.end - m.start)
+    for w in pat.findall(_ANOTA.sub("", "".join(chars).replace(" ", ""))):
         counts[w] = counts.get(w, 0) + 1
     return counts
 

@@ -239,6 +239,7 @@ class Lexicon:
         state.pop("normalizer", None)
         state.pop("by_kind", None)
         state.pop("_segmenter", None)
+        state.pop("_match_cache", None)
         state.pop("_multiturn", None)  # per-Rewriter context analyzers (rulerewrite.modes)
         state.pop("_parsers", None)  # parser backends (text.make_parser) hold models
         return state
@@ -278,8 +279,19 @@ class Lexicon:
         return out
 
     def match(self, norm: NormText) -> list[Match]:
-        """Non-overlapping hits: protected entities and blocking words win, then the longest."""
-        return resolve(self.scan(norm))
+        """Non-overlapping hits: protected entities and blocking words win, then the longest.
+
+        Memoised on the normalised text (hits depend on nothing else; a fresh list is returned).
+        """
+        cache = self.__dict__.get("_match_cache")
+        if cache is None:
+            cache = self.__dict__["_match_cache"] = {}
+        hit = cache.get(norm.text)
+        if hit is None:
+            if len(cache) >= _MATCH_CACHE_SIZE:
+                cache.clear()
+            hit = cache[norm.text] = tuple(resolve(self.scan(norm)))
+        return list(hit)
 
     def entries_of(self, kind: str) -> tuple[Entry, ...]:
         return self.by_kind.get(kind, ())
@@ -298,6 +310,7 @@ class Lexicon:
         return seg
 
 
+_MATCH_CACHE_SIZE = 16384
 _POS_OF = {"person": "nr", "place": "ns", "org": "nt", "department": "nt"}
 
 

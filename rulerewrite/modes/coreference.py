@@ -16,6 +16,7 @@ from rulerewrite.modes.multiturn import (
     resolved,
     salient,
 )
+from rulerewrite.result import Step
 
 NAMED = ("person", "place", "org", "product", "code")
 
@@ -91,6 +92,28 @@ class Coreference:
             if good and _strong(good[0]):
                 return self._replace(state, ref, good[0], ref.end)
             return state
+        if not good and ref.noun:
+            # 这个保险能退吗 / 这款手机多少钱 with nothing to point at: the noun still says what
+            # kind of thing is meant, so retrieval goes ahead generically; the open referent is
+            # recorded and the low confidence lets a caller escalate (or ask) if it wants to
+            step = Step(
+                "coreference",
+                ref.source,
+                state.standalone,
+                state.standalone,
+                None,
+                "info",
+                f"{ref.text}{ref.noun}: no antecedent in the dialogue; searched as a generic {ref.noun}",
+            )
+            return state.evolve(
+                trace=(*state.trace, step),
+                missing_fields=tuple(dict.fromkeys((*state.missing_fields, "referent"))),
+                assumptions=(
+                    *state.assumptions,
+                    f"“{ref.text}{ref.noun}”未指明具体对象，按泛指检索",
+                ),
+                confidence=min(state.confidence, 0.45),
+            )
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
             return ask(

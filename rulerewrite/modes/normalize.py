@@ -35,6 +35,10 @@ class Normalize:
         norm = lexicon.normalizer
         self.to_simplified = norm.to_simplified
         fillers = {e.text: e.source for e in lexicon.entries_of("fw:filler")}
+        fillers.update({e.text: e.source for e in lexicon.entries_of("fw:polite")})
+        # a polite opener (请问 / 我想问一下) goes even without a comma after it; any other filler
+        # (就是 / 嗯 / 话说) only when punctuation or a space follows: 就是个玩笑 keeps its 就是
+        self.polite = frozenset(e.text for e in lexicon.entries_of("fw:polite"))
         # 那个 is both a filler and a demonstrative: only strip fillers that are nothing else.
         other = {e.text for e in lexicon.entries if e.kind in ("demonstrative", "pronoun")}
         self.fillers = sorted(
@@ -51,6 +55,7 @@ class Normalize:
             or "  " in q
             or bool(_REPEAT_PUNCT.search(q))
             or "fw:filler" in state.features.kinds
+            or "fw:polite" in state.features.kinds
         )
 
     def __call__(self, state: State) -> State:
@@ -65,8 +70,10 @@ class Normalize:
             stripped = False
             for f, src in self.fillers:
                 if text.startswith(f):
-                    rest = text[len(f) :].lstrip(" ,，、:：")
-                    if len(rest) >= 2:
+                    after = text[len(f) : len(f) + 1]
+                    rest = text[len(f) :].lstrip(" ,，、:：~～")
+                    freed = f in self.polite or (after != "" and after in " ,，、:：~～")
+                    if freed and len(rest) >= 2:
                         text, rule, stripped = rest, src, True
                     break
         if text == before or not text:

@@ -9,6 +9,7 @@ characters (their casing, their full-width digits) for output.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -95,7 +96,7 @@ class Normalizer:
         '请问iphone15这个保险能退吗?'
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, cache_size: int = 16384) -> None:
         import opencc
 
         self._t2s: Any = opencc.OpenCC("t2s")
@@ -106,6 +107,7 @@ class Normalizer:
         self._traditional = frozenset(
             chr(0x4E00 + i) for i, c in enumerate(conv) if c != chr(0x4E00 + i)
         )
+        self._cached = functools.lru_cache(maxsize=cache_size)(self._normalize)
 
     def to_simplified(self, text: str) -> str:
         if text.isascii() or self._traditional.isdisjoint(text):
@@ -121,6 +123,11 @@ class Normalizer:
         return self.normalize(text)
 
     def normalize(self, text: str) -> NormText:
+        """Normalise ``text`` (memoised per instance: dictionary terms, templates and repeated
+        queries are normalised many times per rewrite; a ``NormText`` is immutable)."""
+        return self._cached(text)
+
+    def _normalize(self, text: str) -> NormText:
         if text.isascii():
             base = text.lower()
             offsets: list[int] | None = None
