@@ -180,8 +180,28 @@ class Guards:
         neg_in = prot.negations.get("*", 0)
         if neg_out < neg_in - len(allowed_negation_drops) and not partial:
             return f"drops negation ({neg_in} in the query, {neg_out} in the rewrite)"
+        # Fast path: one edit region (common prefix and suffix stripped) covers most rewrites;
+        # only when that coarse region does not pass is the exact character diff computed.
+        fast = self.edit_region(orig, out)
+        why = self._check_inserted(prot, orig, out, fast, neg_in, neg_out)
+        if why is None:
+            return None
+        exact = self.inserted_spans(orig, out)
+        if exact == fast:
+            return why
+        return self._check_inserted(prot, orig, out, exact, neg_in, neg_out)
+
+    def _check_inserted(
+        self,
+        prot: Protected,
+        orig: str,
+        out: str,
+        spans: list[tuple[int, int]],
+        neg_in: int,
+        neg_out: int,
+    ) -> str | None:
         covered: list[bool] | None = None
-        for j1, j2 in self.inserted_spans(orig, out):
+        for j1, j2 in spans:
             chunk = out[j1:j2]
             if (
                 neg_out > neg_in
@@ -201,6 +221,19 @@ class Guards:
             if why:
                 return why
         return None
+
+    @staticmethod
+    def edit_region(orig: str, out: str) -> list[tuple[int, int]]:
+        """The span of ``out`` between the longest common prefix and suffix with ``orig``."""
+        n = min(len(orig), len(out))
+        p = 0
+        while p < n and orig[p] == out[p]:
+            p += 1
+        s = 0
+        while s < n - p and orig[-1 - s] == out[-1 - s]:
+            s += 1
+        end = len(out) - s
+        return [(p, end)] if end > p else []
 
     def _glue_cover(self, out: str) -> list[bool]:
         cov = [False] * len(out)

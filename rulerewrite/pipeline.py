@@ -12,15 +12,19 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from rulerewrite.config import RewriterConfig
 from rulerewrite.context import Turn
 from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected
 from rulerewrite.intent import IntentClassifier
-from rulerewrite.lexicon import Lexicon
+from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.modes.base import Features, Mode, State, build_modes
 from rulerewrite.result import Query, RewriteResult, RewrittenQuery, Step
+from rulerewrite.text.normalize import NormText
 
 STRUCTURAL = (
     "rhetorical",
@@ -45,6 +49,23 @@ class Pipeline:
             (r.pattern, r.source, r.id) for r in lexicon.rules.get("checklist", ()) if r.pattern
         ]
         self.intents = IntentClassifier(lexicon)
+        # What a query text commits to and what it asks for depends on the text alone (and the
+        # history, for the guards): memoised per distinct text, since query logs repeat a lot.
+        self._protected = functools.lru_cache(maxsize=4096)(self._protected_uncached)
+        self._analysis = functools.lru_cache(maxsize=16384)(self._analysis_uncached)
+
+    def _protected_uncached(self, norm_text: str, history: tuple[str, ...]) -> Protected:
+        matches = self.lexicon.match(self.lexicon.normalizer(norm_text))
+        return self.guards.protected(norm_text, matches, list(history))
+
+    def _analysis_uncached(
+        self, norm_text: str, query: str
+    ) -> tuple[str, dict[str, Any], tuple[str, ...]]:
+        """Intent label, its filter hints and the must-keep entities of a query."""
+        norm = self.lexicon.normalizer(query)
+        matches = tuple(self.lexicon.match(norm))
+        label, hints = self.intents.classify(matches, text=norm_text)
+        return label, hints, self._must_keep_of(norm, matches)
 
     # -- stage 1 + 2 --------------------------------------------------------------------------
 
@@ -95,9 +116,7 @@ class Pipeline:
             if new is state:
                 continue
             if prot is None:
-                prot = self.guards.protected(
-                    state.norm.text, state.matches, [t.content for t in history]
-                )
+                prot = self._protected(state.norm.text, tuple(t.content for t in history))
             state = self._guarded(prot, state, new, m.id)
         return self._finish(state)
 
@@ -148,10 +167,11 @@ class Pipeline:
     # -- stage 4: assemble ----------------------------------------------------------------------
 
     def _finish(self, state: State) -> RewriteResult:
-        label, hints = self.intents.classify(state.matches, text=state.norm.text)
+        label, cached_hints, kept = self._analysis(state.norm.text, state.query)
+        hints = dict(cached_hints)  # the memoised dict is never handed out
         if state.intent != "其他":
             label, hints = state.intent, state.filter_hints or hints
-        must_keep = state.must_keep or self._must_keep(state)
+        must_keep = state.must_keep or kept
         original = state.query
         if state.decision == "ask_user":
             return RewriteResult(
@@ -228,14 +248,16 @@ class Pipeline:
         return "".join(text.split()).rstrip("?？.。!！~～")
 
     def _must_keep(self, state: State) -> tuple[str, ...]:
+        return self._must_keep_of(state.norm, state.matches)
+
+    def _must_keep_of(self, norm: NormText, matches: Sequence[Match]) -> tuple[str, ...]:
         out: list[str] = []
-        norm = state.norm
-        for m in state.matches:
+        for m in matches:
             if any(e.kind == "entity" for e in m.entries):
                 out.append(norm.original_slice(m.start, m.end))
         if not any(c.isdigit() for c in norm.text):
             return tuple(dict.fromkeys(out))
-        spans = [(m.start, m.end) for m in state.matches if not m.kinds() <= _FUNCTION_KINDS]
+        spans = [(m.start, m.end) for m in matches if not m.kinds() <= _FUNCTION_KINDS]
         for _kind, pat, _src in self.guards.patterns:
             for mm in pat.finditer(norm.text):
                 s, e = mm.span()

@@ -8,7 +8,6 @@ Modes never mutate a state; :meth:`State.evolve` returns a changed copy.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -72,18 +71,27 @@ class State:
     scratch: dict[str, Any] = field(default_factory=dict)  # per-rewrite data modes share
 
     def evolve(self, **changes: Any) -> State:
-        return dataclasses.replace(self, **changes)
+        # a shallow copy of the fields (State has no __post_init__ to re-run): several times
+        # cheaper than dataclasses.replace, which re-validates every field through __init__
+        new = object.__new__(State)
+        d = new.__dict__
+        d.update(self.__dict__)
+        for k in changes:
+            if k not in d:
+                raise TypeError(f"State has no field {k!r}")
+        d.update(changes)
+        return new
 
     def with_step(self, step: Step, **changes: Any) -> State:
         modes = self.modes
         if step.status == "applied" and step.mode not in modes:
             modes = (*modes, step.mode)
-        return dataclasses.replace(self, trace=(*self.trace, step), modes=modes, **changes)
+        return self.evolve(trace=(*self.trace, step), modes=modes, **changes)
 
     def note(self, mode: str, rule: str, text: str, *, status: str = "info") -> State:
         """Record a trace line that changes nothing (a decision, a rejected candidate)."""
         step = Step(mode, rule, self.standalone, self.standalone, None, status, text)
-        return dataclasses.replace(self, trace=(*self.trace, step))
+        return self.evolve(trace=(*self.trace, step))
 
     def has(self, kind: str) -> bool:
         return kind in self.features.kinds
