@@ -36,6 +36,14 @@ class Coreference:
     """
 
     def __init__(self, lexicon: Lexicon, config: Any) -> None:
+        self.fillers = frozenset(e.text for e in lexicon.entries_of("fw:filler"))
+        self.refs = tuple(
+            sorted(
+                {e.text for e in lexicon.entries if e.kind in ("pronoun", "demonstrative")},
+                key=len,
+                reverse=True,
+            )
+        )
         self.mt = MultiTurn(lexicon, config)
         self.bare = [p for p, _d, _s in self.mt.extra_refs]
         vals = self.mt.coref_values
@@ -66,9 +74,22 @@ class Coreference:
                 return new_state
         return new_state
 
+    def _opening_filler(self, text: str, ref: Ref) -> bool:
+        """那个 / 这个 that opens a query as a hesitation filler, not a reference: it stands first,
+        has no noun of its own, and a whole clause (>= 6 characters) or another reference follows
+        (那个今天没打上卡咋办 / 那个，后者在哪里办). 那个怎么申请 stays a reference (it asks)."""
+        if ref.noun or ref.text not in self.fillers or text[: ref.start].strip(" ,，、"):
+            return False
+        rest = text[ref.end :].lstrip(" ,，、")
+        if text[ref.end : ref.end + 1] in (",", "，", "、", " "):
+            return True
+        return len(rest.rstrip("?？!！。.")) >= 6 or any(rest.startswith(r) for r in self.refs)
+
     def _one(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
         text = state.standalone
         if text[ref.start : ref.end] != ref.text:  # shifted by an earlier replacement
+            return state
+        if self._opening_filler(text, ref):
             return state
         bare = ref.source.startswith("rules/") and ref.etype is None  # a bare 这 / 那
         if ref.noun and not self.mt.is_category(ref.noun):

@@ -238,6 +238,21 @@ class Ellipsis:
 
     def _bare_ne(self, state: State, d: Dialogue, lead: str, x: str) -> State:
         src = self.mt.sources.get("bare_ne", "ellipsis:bare_ne")
+        # X must be a short noun phrase or time (广州 / 一等座 / 明天 / Galaxy S24), not a clause:
+        # 安享一生有没有等待期呢 / 密码老是不对呢 are complete questions ending in 呢, left alone
+        xparse = self.mt.parse(x)
+        xtoks = [t for t in xparse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
+        if (
+            not xtoks
+            or len(x) > 10
+            or _PERSONAL.search(x)
+            or any(kind_of(t.pos, t.text) not in _NE_KINDS for t in xtoks)
+            or not (
+                kind_of(xtoks[-1].pos, xtoks[-1].text) in ("NOUN", "TIME")
+                or (xtoks[-1].pos == "q" and len(xtoks) >= 2)  # 一等座 / 商务座
+            )
+        ):
+            return state
         prev = _previous_question(d)
         if prev is None:
             if state.history:
@@ -250,20 +265,6 @@ class Ellipsis:
                 missing=("question",),
                 note=f"{x}呢 with no previous question",
             )
-        xparse = self.mt.parse(x)
-        xtoks = [t for t in xparse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
-        # X must be a short noun phrase or time (广州 / 一等座 / 明天 / Galaxy S24), not a clause
-        if (
-            not xtoks
-            or len(x) > 10
-            or _PERSONAL.search(x)
-            or any(kind_of(t.pos, t.text) not in _NE_KINDS for t in xtoks)
-            or not (
-                kind_of(xtoks[-1].pos, xtoks[-1].text) in ("NOUN", "TIME")
-                or (xtoks[-1].pos == "q" and len(xtoks) >= 2)  # 一等座 / 商务座
-            )
-        ):
-            return state
         head = xtoks[-1]
         xtype = self.mt.analyzer.type_of(head.text, head.pos)
         norm = self.mt.lexicon.normalizer(x)
