@@ -259,13 +259,6 @@ class Guards:
             (j1, j2) for tag, _i1, _i2, j1, j2 in sm.get_opcodes() if tag in ("insert", "replace")
         ]
 
-    @staticmethod
-    def inserted(orig: str, out: str) -> list[str]:
-        sm = difflib.SequenceMatcher(None, orig, out, autojunk=False)
-        return [
-            out[j1:j2] for tag, _i1, _i2, j1, j2 in sm.get_opcodes() if tag in ("insert", "replace")
-        ]
-
     def _unsupported(self, chunk: str, prot: Protected, orig: str = "") -> str | None:
         if not _WORDISH.search(chunk):
             return None

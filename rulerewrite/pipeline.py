@@ -22,19 +22,12 @@ from rulerewrite.context import Turn
 from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected
 from rulerewrite.intent import IntentClassifier
 from rulerewrite.lexicon import Lexicon, Match
-from rulerewrite.modes.base import Features, Mode, State, build_modes
+from rulerewrite.modes.base import MODE_ORDER, Features, Mode, State, build_modes
 from rulerewrite.result import Query, RewriteResult, RewrittenQuery, Step
 from rulerewrite.text.normalize import NormText
 
-STRUCTURAL = (
-    "rhetorical",
-    "coreference",
-    "multi_intent",
-    "ellipsis",
-    "comparison",
-    "condition",
-    "normalize",
-)
+# every mode but expand changes the query itself (expand only adds variants)
+STRUCTURAL = tuple(m for m in MODE_ORDER if m != "expand")
 
 
 class Pipeline:
@@ -246,9 +239,6 @@ class Pipeline:
         """Dedup key: exact text up to spacing and final punctuation (a simplified-script or
         half-width version of the query is a different query for a retriever)."""
         return "".join(text.split()).rstrip("?？.。!！~～")
-
-    def _must_keep(self, state: State) -> tuple[str, ...]:
-        return self._must_keep_of(state.norm, state.matches)
 
     def _must_keep_of(self, norm: NormText, matches: Sequence[Match]) -> tuple[str, ...]:
         out: list[str] = []

@@ -41,7 +41,6 @@ _DIGITS = re.compile(r"\d+")
 _VOCAB_KINDS = frozenset(
     {"entity", "canonical", "synonym_canonical", "alias", "synonym", "intent", "slot"}
 )
-_PROTECTED = frozenset({"entity", "blocking"})
 _TARGET_KINDS = frozenset({"canonical", "synonym_canonical", "intent"})
 
 
@@ -257,7 +256,7 @@ class TypoCorrector:
         text = norm.text
         if not variants or text.isascii():
             return
-        protected = [(m.start, m.end) for m in matches if m.kinds() & _PROTECTED]
+        protected = [(m.start, m.end) for m in matches if m.protected]
         terms = [(m.start, m.end) for m in matches]
         cands: list[tuple[int, int, str, str]] = []
         for i in range(len(text) - 1):

@@ -18,7 +18,7 @@ from typing import Any
 import ahocorasick
 
 from rulerewrite.errors import Diagnostic, LexiconError, UnknownDomainError
-from rulerewrite.lexicon.model import PROTECTED_KINDS, Entry, Intent, Match, Rule
+from rulerewrite.lexicon.model import Entry, Intent, Match, Rule
 from rulerewrite.lexicon.schema import ParsedFile, cross_check, read_file
 from rulerewrite.text.normalize import Normalizer, NormText
 from rulerewrite.text.segment import Segmenter
@@ -395,6 +395,3 @@ def _write_cache(path: Path, lex: Lexicon) -> None:
         os.replace(tmp, path)
     except OSError:  # a read-only home must not break rewriting
         pass
-
-
-PROTECTED = PROTECTED_KINDS
