@@ -184,7 +184,8 @@ def test_missing_extra_is_a_coded_error(monkeypatch: pytest.MonkeyPatch) -> None
         ParserError, match=r"\[RR521\] parser='hanlp' needs `pip install rulerewrite\[hanlp\]`"
     ):
         make_parser(cfg, lexicon)
-    with pytest.raises(ParserError, match=r"\[RR521\].*missing: hanlp"):
+    # torch may be missing too (plain `make test` has no hanlp extra): hanlp must be named
+    with pytest.raises(ParserError, match=r"\[RR521\].*missing: [^)]*\bhanlp\b"):
         hb.train_tiny_parser("x.conllx", "out")
 
 
