@@ -176,11 +176,14 @@ class ContextAnalyzer:
         self.parser: Parser = parser or BuiltinParser(lexicon.segmenter)
         self.human_heads: tuple[str, ...] = ()
         self.non_entity: frozenset[str] = frozenset()
+        self.surnames: tuple[str, ...] = ()
         chitchat: list[tuple[re.Pattern[str], str]] = []
         self.topic_frames: list[tuple[re.Pattern[str], str, str | None]] = []
         for r in lexicon.rules.get("context", ()):
             if r.get("human_heads"):
                 self.human_heads += tuple(r.get("human_heads"))
+            if r.get("surnames"):
+                self.surnames += tuple(str(x) for x in r.get("surnames"))
             if r.get("non_entity"):
                 self.non_entity = self.non_entity | frozenset(r.get("non_entity"))
             if r.pattern is not None and r.get("kind") == "chitchat":

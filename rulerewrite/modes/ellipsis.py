@@ -52,6 +52,11 @@ class Ellipsis:
         self.min_score = float(self.mt.values.get("min_score", 4.0))
         self.margin = float(self.mt.values.get("margin", 1.0))
         self.salient_kinds = frozenset(self.mt.values.get("salient", ["topic", "entity"]))
+        # a question without its topic (好看吗 / 多少钱) may take a less marked antecedent: a
+        # phrase both speakers said, or a name; a statement keeps to ``salient``
+        self.question_kinds = self.salient_kinds | frozenset(
+            self.mt.values.get("salient_question", [])
+        )
 
     def applies(self, state: State) -> bool:
         if state.features.length > self.max_len * 2:
@@ -98,6 +103,7 @@ class Ellipsis:
             c
             for c in self.mt.rank(d, text=text)
             if not _is_pronounish(c.mention)
+            and text not in c.mention.text  # 宽板凳 after 宽板凳神鲜杨家: an echo, not a gap
             and c.mention.turn in recent
             # a place is the setting of a chat, not its topic, unless the query asks about one
             and (c.mention.etype != "place" or "place" in hinted)
@@ -105,7 +111,8 @@ class Ellipsis:
         if not cands:
             return state
         best = cands[0]
-        if not self._confident(cands, kind):
+        kinds = self.question_kinds if _is_question(parse) else self.salient_kinds
+        if not self._confident(cands, kinds):
             return state.note(
                 "ellipsis",
                 self.mt.sources.get(f"missing_{kind}", "ellipsis"),
@@ -131,15 +138,16 @@ class Ellipsis:
             confidence=0.75,
         )
 
-    def _confident(self, cands: list[Any], kind: str) -> bool:
-        """Insert only a clearly salient topic: a topic frame, a dictionary entity, a name or a
-        phrase repeated across turns, ahead of the runner-up by a margin."""
+    def _confident(self, cands: list[Any], kinds: frozenset[str]) -> bool:
+        """Insert only a clearly salient topic (salient in one of ``kinds``: a topic frame, a
+        dictionary entity, a name or a phrase repeated across turns), ahead of the runner-up by
+        a margin."""
         best = cands[0]
-        if not salient(best, self.salient_kinds):
+        if not salient(best, kinds):
             return False
         if best.score < self.min_score:
             return False
-        rivals = [c for c in cands[1:] if salient(c, self.salient_kinds)]
+        rivals = [c for c in cands[1:] if salient(c, kinds)]
         return not rivals or best.score - rivals[0].score >= self.margin
 
     # -- completeness ----------------------------------------------------------------------------
@@ -157,6 +165,10 @@ class Ellipsis:
             return None
         content = [k for k in kinds[i0:] if k in _CONTENT]
         if not content:
+            # 为什么不好用 / 为啥呢 (segmented into function words): a short question with no
+            # word of its own content asks about the topic of the conversation
+            if len(parse.text) <= self.short_len and _is_question(parse):
+                return "subject", toks[i0].start if i0 < len(toks) else 0
             return None
         has_nominal_subject = False
         for t, k in zip(toks[i0:], kinds[i0:], strict=True):
@@ -319,6 +331,19 @@ _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
 _SPEAKERS = re.compile(r"[你我您咱]")
 _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
+
+
+_QPART = frozenset({"吗", "么", "呢", "嘛", "?", "？"})
+
+
+def _is_question(parse: Parse) -> bool:
+    """A question: a question word, or a final question particle / question mark."""
+    toks = [t for t in parse.tokens if t.text.strip()]
+    return bool(toks) and (
+        toks[-1].text in _QPART
+        or parse.text.rstrip().endswith(("吗", "么", "呢", "?", "？"))
+        or any(is_question_word(t.text) for t in toks)
+    )
 
 
 def _is_pronounish(m: Mention) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
@@ -23,7 +24,7 @@ from rulerewrite.context import ContextAnalyzer, Dialogue, Mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State
 from rulerewrite.result import ContextEntity, Step
-from rulerewrite.text.builtin_parser import kind_of
+from rulerewrite.text.builtin_parser import is_question_word, kind_of
 from rulerewrite.text.parse import Parse
 
 HUMAN_TYPES = frozenset({"person", "human"})
@@ -81,6 +82,7 @@ class MultiTurn:
             shared[key] = analyzer
         self.analyzer = analyzer
         self._refs = lru_cache(maxsize=4096)(self._references)
+        self._shared = lru_cache(maxsize=4096)(self._shared_spans)
         self.parser = self.analyzer.parser
         self.type_hints: list[tuple[str, tuple[str, ...], str]] = []
         self.words: dict[str, frozenset[str]] = {}
@@ -230,6 +232,90 @@ class MultiTurn:
         """哪个保费更低 / 哪款好用: a choice between things (rules/comparison.yaml ``which``)."""
         return any(p.search(text) for p in self.which)
 
+    # -- phrases both speakers said ---------------------------------------------------------------
+
+    def shared_spans(self, d: Dialogue) -> list[Mention]:
+        """Phrases said in two turns of the window (易烊千玺 in 我要聊易烊千玺 and
+        易烊千玺嗓音很棒): the conversation's topic, found without the segmenter, so names it
+        does not know still count. Each is a ``topic`` mention of the later turn."""
+        return list(self._shared(tuple((ti.turn.index, ti.turn.role) for ti in d.turns), d))
+
+    def _shared_spans(self, key: tuple[tuple[int, str], ...], d: Dialogue) -> tuple[Mention, ...]:
+        del key  # the cache key; ``d`` carries the same turns
+        tis = list(d.turns)
+        out: dict[str, Mention] = {}
+        for j in range(len(tis) - 1, 0, -1):
+            b = tis[j].turn.content
+            for i in range(j - 1, -1, -1):
+                a = tis[i].turn.content
+                m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
+                    0, len(a), 0, len(b)
+                )
+                if m.size < 2:
+                    continue
+                span = self._topic_span(tis[j], m.b, m.b + m.size)
+                if span is None or span[2] in out:
+                    continue
+                s, e, phrase, etype = span
+                out[phrase] = Mention(
+                    phrase,
+                    phrase,
+                    etype,
+                    tis[j].turn.index,
+                    tis[j].turn.role,
+                    "topic",
+                    s,
+                    e,
+                    0,
+                    SHARED,
+                )
+        return tuple(out.values())
+
+    def _topic_span(self, ti: Any, s: int, e: int) -> tuple[int, int, str, str] | None:
+        """The shared stretch ``[s, e)`` of a turn trimmed to whole tokens and checked to be
+        nominal: it holds a noun, or is a run of single characters the segmenter could not
+        group (an unknown name); verbs, pronouns and function words alone are not a topic."""
+        toks = [t for t in ti.parse.tokens if t.start >= s and t.end <= e and t.text.strip()]
+        if any(not _WORDISH.fullmatch(t.text) for t in toks):
+            return None  # crosses punctuation or a space: two pieces, not one phrase
+        singles = sum(1 for t in toks if len(t.text) == 1)
+        if singles < len(toks) or len(toks) < 2:
+            # trim function words and verbs at the edges (喜欢X / X的); a run of single
+            # characters is kept whole: that is how the segmenter leaves an unknown name
+            while toks and _kind(toks[0]) not in _TOPICAL:
+                toks.pop(0)
+            while toks and _kind(toks[-1]) not in _TOPICAL:
+                toks.pop()
+        if not toks:
+            return None
+        s, e = toks[0].start, toks[-1].end
+        phrase = ti.parse.text[s:e]
+        kinds = [_kind(t) for t in toks]
+        singles = sum(1 for t in toks if len(t.text) == 1)
+        name_run = (
+            len(toks) >= 2
+            and singles == len(toks)
+            and len(phrase) <= 4
+            and phrase.startswith(self.analyzer.surnames)
+        )
+        nominal = name_run or any(
+            k == "NOUN" and len(t.text) >= 2 for k, t in zip(kinds, toks, strict=True)
+        )
+        if (
+            len(phrase) < 2
+            or not nominal
+            or phrase in self.analyzer.non_entity
+            or phrase[-1] in "了的吧啊呀么吗呢"
+            or _SPEAKER.search(phrase)
+            or any(is_question_word(t.text) for t in toks)
+            or "PRON" in kinds
+        ):
+            return None
+        etype = "person" if name_run else "thing"
+        if len(toks) == 1:
+            etype = self.analyzer.type_of(toks[0].text, toks[0].pos)
+        return s, e, phrase, etype
+
     # -- ranking ---------------------------------------------------------------------------------
 
     def hinted_types(self, text: str) -> list[tuple[str, str]]:
@@ -256,6 +342,23 @@ class MultiTurn:
         turns = [ti.turn.index for ti in d.turns]
         last_user = d.last_user()
         mentions = d.mentions()
+        shared = self.shared_spans(d)
+        # a shared stretch inside a longer phrase of its turn (交响曲 of 命运交响曲) credits that
+        # phrase; only a stretch no phrase covers (an unknown name) becomes a candidate itself
+        echoed = {
+            m.text
+            for m in mentions
+            for sp in shared
+            if sp.turn == m.turn and sp.text in m.text and sp.start >= m.start
+        }
+        mentions += [
+            sp
+            for sp in shared
+            if not any(
+                sp.turn == m.turn and m.start <= sp.start and sp.end <= m.end for m in mentions
+            )
+            and sp.text not in {m.text for m in mentions}
+        ]
         texts_by_turn: dict[int, str] = {ti.turn.index: ti.turn.content for ti in d.turns}
         out: list[Candidate] = []
         seen: set[str] = set()
@@ -271,7 +374,9 @@ class MultiTurn:
                 animacy == "human"
                 and not human
                 and not (
-                    m.etype in UNKNOWN_TYPES and m.gram == "topic" and m.source.startswith("rules/")
+                    m.etype in UNKNOWN_TYPES
+                    and m.gram == "topic"
+                    and (m.source.startswith("rules/") or m.source == SHARED)
                 )
             ):
                 continue  # 他/她: a person, or the topic a topic frame introduced (你知道X吗)
@@ -320,6 +425,8 @@ class MultiTurn:
                 score += 2.0
                 why.append(f"a kind of {noun}")
             repeats = sum(1 for i, t in texts_by_turn.items() if i != m.turn and m.text in t)
+            if not repeats and m.text in echoed:
+                repeats = 1
             if repeats:
                 score += 1.0 * repeats
                 why.append("repeated")
@@ -327,6 +434,20 @@ class MultiTurn:
             out.append(Candidate(m, score, ", ".join(why)))
         out.sort(key=lambda c: -c.score)
         return out
+
+
+SHARED = "shared"  # Mention.source of a phrase said in two turns
+_TOPICAL = frozenset({"NOUN", "OTHER"})
+_WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
+
+
+def _kind(t: Any) -> str:
+    """The word class, with a character jieba could not tag (烊 of 易烊千玺) counted as a word."""
+    k = kind_of(t.pos, t.text)
+    return "OTHER" if k == "PUNCT" and _WORDISH.fullmatch(t.text) else k
+
+
+_SPEAKER = re.compile(r"[你我您咱]")
 
 
 def salient(c: Candidate, kinds: frozenset[str]) -> bool:

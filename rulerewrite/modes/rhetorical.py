@@ -56,6 +56,10 @@ class Rhetorical:
 
     def __call__(self, state: State) -> State:
         before = state.standalone
+        if state.history and not self._service_talk(state):
+            # 你不是妹纸吗 / 那岂不是很无聊 in an open-domain chat: banter, not a complaint to
+            # neutralise for retrieval; the user's words are kept
+            return state
         pieces: list[str] = []
         fired: list[Rule] = []
         dropped: set[str] = set()
@@ -86,6 +90,17 @@ class Rhetorical:
         return state.with_step(
             step, standalone=after, allowed_negation_drops=drops, scratch=scratch
         )
+
+    def _service_talk(self, state: State) -> bool:
+        """Does the query or the recent conversation use a domain pack's term (退保, 发货,
+        Kubernetes ...)? A chat with none of them is open-domain small talk."""
+        if any(e.pack != "general" for m in state.matches for e in m.entries):
+            return True
+        for turn in state.history[-6:]:
+            for m in self.lexicon.match(self.lexicon.normalizer(turn.content)):
+                if any(e.pack != "general" for e in m.entries):
+                    return True
+        return False
 
     def _rewrite_clause(self, clause: str, fired: list[Rule], dropped: set[str]) -> str | None:
         if self.trigger is None or not self.trigger.search(clause):
