@@ -110,7 +110,9 @@ class Coreference:
         cands = self.mt.rank(d, text=orig_text, animacy=animacy, noun=ref.noun, etype=ref.etype)
         good = [c for c in cands if salient(c, self.salient_kinds) and c.score >= self.min_score]
         if bare:
-            if good and _strong(good[0]):
+            # a bare 这/那 points only at a name, an entity, or the conversation's topic (a
+            # topic frame such as 你知道X吗, or a phrase both speakers said)
+            if good and (_strong(good[0]) or salient(good[0], _TOPICS)):
                 return self._replace(state, ref, good[0], ref.end)
             return state
         if not good and ref.noun:
@@ -173,6 +175,9 @@ class Coreference:
             note=f"{text[start:end]} -> {m.text} ({best.why})",
             confidence=0.85 if _strong(best) else 0.7,
         )
+
+
+_TOPICS = frozenset({"topic", "repeated"})
 
 
 def _strong(c: Candidate) -> bool:
