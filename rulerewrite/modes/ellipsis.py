@@ -108,6 +108,18 @@ class Ellipsis:
             # a place is the setting of a chat, not its topic, unless the query asks about one
             and (c.mention.etype != "place" or "place" in hinted)
         ]
+        # a name inside a longer phrase that scores about as well (S7 in 云栖S7扫地机) is the same
+        # referent, not a rival: keep the longer phrase
+        cands = [
+            c
+            for c in cands
+            if not any(
+                c.mention.text != o.mention.text
+                and c.mention.text in o.mention.text
+                and o.score >= c.score - self.margin
+                for o in cands
+            )
+        ]
         if not cands:
             return state
         best = cands[0]
@@ -191,7 +203,11 @@ class Ellipsis:
             return "object", rest[-1][0].end  # 知道 / 不知道 / 也喜欢吗: a bare verb answer
         if not has_nominal_subject:
             root = parse.root
-            if root is not None and root.text in self.complete_verbs:
+            if (
+                root is not None
+                and root.text in self.complete_verbs
+                and not (len(toks) > 2 and _is_question(parse))  # 好用吗 (好 + 用 + 吗) asks
+            ):
                 return None
             if _SPEAKERS.search(parse.text):
                 return None  # 我也挺作 / 不逗你: the speakers are the subject

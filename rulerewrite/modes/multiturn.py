@@ -296,7 +296,7 @@ class MultiTurn:
             len(toks) >= 2
             and singles == len(toks)
             and len(phrase) <= 4
-            and phrase.startswith(self.analyzer.surnames)
+            and (phrase.startswith(self.analyzer.surnames) or toks[0].pos.startswith("nr"))
         )
         nominal = name_run or any(
             k == "NOUN" and len(t.text) >= 2 for k, t in zip(kinds, toks, strict=True)
@@ -343,21 +343,18 @@ class MultiTurn:
         last_user = d.last_user()
         mentions = d.mentions()
         shared = self.shared_spans(d)
-        # a shared stretch inside a longer phrase of its turn (交响曲 of 命运交响曲) credits that
-        # phrase; only a stretch no phrase covers (an unknown name) becomes a candidate itself
+        # a shared stretch that ends a longer phrase of its turn (交响曲 of 命运交响曲: the same
+        # head) credits that phrase; one that only modifies it (葛屿舟 of 葛屿舟演技) or that no
+        # phrase covers (an unknown name) becomes a candidate itself
         echoed = {
             m.text
             for m in mentions
             for sp in shared
-            if sp.turn == m.turn and sp.text in m.text and sp.start >= m.start
+            if sp.turn == m.turn and m.text.endswith(sp.text) and m.start <= sp.start
         }
+        texts = {m.text for m in mentions}
         mentions += [
-            sp
-            for sp in shared
-            if not any(
-                sp.turn == m.turn and m.start <= sp.start and sp.end <= m.end for m in mentions
-            )
-            and sp.text not in {m.text for m in mentions}
+            sp for sp in shared if sp.text not in texts and not any(sp.text in e for e in echoed)
         ]
         texts_by_turn: dict[int, str] = {ti.turn.index: ti.turn.content for ti in d.turns}
         out: list[Candidate] = []
