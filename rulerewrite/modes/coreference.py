@@ -13,6 +13,7 @@ from rulerewrite.modes.multiturn import (
     ambiguous,
     ask,
     candidates_question,
+    is_question,
     resolved,
     salient,
 )
@@ -51,6 +52,8 @@ class Coreference:
         self.salient_kinds = frozenset(
             vals.get("salient", ["topic", "entity", "named", "repeated"])
         )
+        self.statement_len = int(vals.get("statement_len", 10_000))
+        self.statement_kinds = frozenset(vals.get("statement_salient", ["topic", "entity"]))
 
     def applies(self, state: State) -> bool:
         if state.has("pronoun") or state.has("demonstrative"):
@@ -108,7 +111,15 @@ class Coreference:
         if ref.etype is not None:
             animacy = None
         cands = self.mt.rank(d, text=orig_text, animacy=animacy, noun=ref.noun, etype=ref.etype)
-        good = [c for c in cands if salient(c, self.salient_kinds) and c.score >= self.min_score]
+        kinds = self.salient_kinds
+        if len(orig_text) > self.statement_len and not is_question(self.mt.parse(orig_text)):
+            kinds = self.statement_kinds
+        good = [c for c in cands if salient(c, kinds) and c.score >= self.min_score]
+        if not good and kinds is not self.salient_kinds:
+            # a narrative statement is read, not searched for its referent: no question back
+            return state.note(
+                "coreference", ref.source, f"{ref.text}: left in a narrative statement"
+            )
         if bare:
             # a bare 这/那 points only at a name, an entity, or the conversation's topic (a
             # topic frame such as 你知道X吗, or a phrase both speakers said)

@@ -8,7 +8,14 @@ from typing import Any
 from rulerewrite.context import Dialogue, Mention, TurnInfo
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
-from rulerewrite.modes.multiturn import NAMED_TYPES, MultiTurn, ask, resolved, salient
+from rulerewrite.modes.multiturn import (
+    NAMED_TYPES,
+    MultiTurn,
+    ask,
+    is_question,
+    resolved,
+    salient,
+)
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
 from rulerewrite.text.parse import Parse
 
@@ -123,7 +130,7 @@ class Ellipsis:
         if not cands:
             return state
         best = cands[0]
-        kinds = self.question_kinds if _is_question(parse) else self.salient_kinds
+        kinds = self.question_kinds if is_question(parse) else self.salient_kinds
         if not self._confident(cands, kinds):
             return state.note(
                 "ellipsis",
@@ -179,7 +186,7 @@ class Ellipsis:
         if not content:
             # 为什么不好用 / 为啥呢 (segmented into function words): a short question with no
             # word of its own content asks about the topic of the conversation
-            if len(parse.text) <= self.short_len and _is_question(parse):
+            if len(parse.text) <= self.short_len and is_question(parse):
                 return "subject", toks[i0].start if i0 < len(toks) else 0
             return None
         has_nominal_subject = False
@@ -206,7 +213,7 @@ class Ellipsis:
             if (
                 root is not None
                 and root.text in self.complete_verbs
-                and not (len(toks) > 2 and _is_question(parse))  # 好用吗 (好 + 用 + 吗) asks
+                and not (len(toks) > 2 and is_question(parse))  # 好用吗 (好 + 用 + 吗) asks
             ):
                 return None
             if _SPEAKERS.search(parse.text):
@@ -347,19 +354,6 @@ _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
 _SPEAKERS = re.compile(r"[你我您咱]")
 _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
-
-
-_QPART = frozenset({"吗", "么", "呢", "嘛", "?", "？"})
-
-
-def _is_question(parse: Parse) -> bool:
-    """A question: a question word, or a final question particle / question mark."""
-    toks = [t for t in parse.tokens if t.text.strip()]
-    return bool(toks) and (
-        toks[-1].text in _QPART
-        or parse.text.rstrip().endswith(("吗", "么", "呢", "?", "？"))
-        or any(is_question_word(t.text) for t in toks)
-    )
 
 
 def _is_pronounish(m: Mention) -> bool:

@@ -165,7 +165,12 @@ class MultiTurn:
             if en not in ends:
                 # 他的 / 这款手机: the pronoun may end inside a token only if jieba glued a noun
                 tok = next((t for t in parse.tokens if t.start == s), None)
-                if tok is None or not self._glued_ok(tok.text, text[s:en]):
+                over = next((t for t in parse.tokens if t.start < en < t.end), None)
+                if not (
+                    (tok is not None and self._glued_ok(tok.text, text[s:en]))
+                    # 这/本书: the segmenter cut inside the demonstrative; the noun finishes it
+                    or (over is not None and text[en : over.end] in self.category_nouns)
+                ):
                     continue
             cnt = e.feature("count")
             out.append(
@@ -421,6 +426,15 @@ class MultiTurn:
             elif noun and m.etype in self.category_types.get(noun, ()):
                 score += 2.0
                 why.append(f"a kind of {noun}")
+            elif (
+                noun
+                and "work" in self.category_types.get(noun, ())
+                and m.etype in UNKNOWN_TYPES
+                and m.gram == "topic"
+            ):
+                # 这本书 / 这首歌 after 你读过X吗: titles are untyped, the topic frame vouches
+                score += 2.0
+                why.append(f"a title ({noun})")
             repeats = sum(1 for i, t in texts_by_turn.items() if i != m.turn and m.text in t)
             if not repeats and m.text in echoed:
                 repeats = 1
@@ -445,6 +459,19 @@ def _kind(t: Any) -> str:
 
 
 _SPEAKER = re.compile(r"[你我您咱]")
+
+
+_QPART = frozenset({"吗", "么", "呢", "嘛", "?", "？"})
+
+
+def is_question(parse: Parse) -> bool:
+    """A question: a question word, or a final question particle / question mark."""
+    toks = [t for t in parse.tokens if t.text.strip()]
+    return bool(toks) and (
+        toks[-1].text in _QPART
+        or parse.text.rstrip().endswith(("吗", "么", "呢", "?", "？"))
+        or any(is_question_word(t.text) for t in toks)
+    )
 
 
 def salient(c: Candidate, kinds: frozenset[str]) -> bool:
