@@ -309,7 +309,7 @@ class ContextAnalyzer:
                 out.append((ds, de, text[ds:de], text[ds:de], dt, dsrc + "|dep", True))
         out.sort()
         mentions: list[Mention] = []
-        out = [o for o in out if _long_enough(o[2])]
+        out = [o for o in out if long_enough(o[2])]
         for k, (s, e, phrase, hd, etype, src_gram, prot) in enumerate(out):
             src, gram = src_gram.rsplit("|", 1)
             mentions.append(Mention(phrase, hd, etype, turn.index, turn.role, gram, s, e, k, src))
@@ -342,7 +342,7 @@ _QWORD = re.compile(r"多少|什么|哪|谁|几|啥|怎")
 _PRONOUNISH = re.compile(r"[你我他她它您咱]们?|这个|那个|这|那|什么|啥|谁")
 
 
-def _long_enough(phrase: str) -> bool:
+def long_enough(phrase: str) -> bool:
     """One CJK character (吴 of a name jieba split), a phrase opening with a measure word (个坎)
     or an interjection run (啊啊啊) is not a usable antecedent."""
     return len(phrase) >= 2 and phrase[0] not in "个些位只条" and len(set(phrase)) > 1

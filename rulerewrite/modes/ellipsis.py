@@ -61,6 +61,9 @@ class Ellipsis:
         self.salient_kinds = frozenset(self.mt.values.get("salient", ["topic", "entity"]))
         # a question without its topic (好看吗 / 多少钱) may take a less marked antecedent: a
         # phrase both speakers said, or a name; a statement keeps to ``salient``
+        self.min_score_question = float(self.mt.values.get("min_score_question", self.min_score))
+        self.why_words = self.mt.wordset("bare_why")
+        self.why_max = int(self.mt.values.get("why_max", 16))
         self.question_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_question", [])
         )
@@ -84,7 +87,14 @@ class Ellipsis:
         d = self.mt.dialogue(state)
         m = _NE.match(text.strip())
         if m and not any(q in m.group("x") for q in QUESTION_WORDS):
-            return self._bare_ne(state, d, m.group("lead"), m.group("x").strip())
+            done = self._bare_ne(state, d, m.group("lead"), m.group("x").strip())
+            if done is not None:
+                return done
+            # X is a clause, not a noun phrase (喜不喜欢呢 / 密码老是不对呢): an ordinary
+            # question ending in 呢, checked for completeness like any other
+        why = self._bare_why(state, d, text)
+        if why is not None:
+            return why
         parse = self.mt.parse(text)
         if self.mt.references(text, parse) or self.mt.asks_which(text):
             return state  # pronouns, sets and 哪个…: coreference / comparison decide
@@ -130,8 +140,10 @@ class Ellipsis:
         if not cands:
             return state
         best = cands[0]
-        kinds = self.question_kinds if is_question(parse) else self.salient_kinds
-        if not self._confident(cands, kinds):
+        asks = is_question(parse)
+        kinds = self.question_kinds if asks else self.salient_kinds
+        floor = self.min_score_question if asks else self.min_score
+        if not self._confident(cands, kinds, floor):
             return state.note(
                 "ellipsis",
                 self.mt.sources.get(f"missing_{kind}", "ellipsis"),
@@ -157,14 +169,14 @@ class Ellipsis:
             confidence=0.75,
         )
 
-    def _confident(self, cands: list[Any], kinds: frozenset[str]) -> bool:
+    def _confident(self, cands: list[Any], kinds: frozenset[str], floor: float) -> bool:
         """Insert only a clearly salient topic (salient in one of ``kinds``: a topic frame, a
         dictionary entity, a name or a phrase repeated across turns), ahead of the runner-up by
         a margin."""
         best = cands[0]
         if not salient(best, kinds):
             return False
-        if best.score < self.min_score:
+        if best.score < floor:
             return False
         rivals = [c for c in cands[1:] if salient(c, kinds)]
         return not rivals or best.score - rivals[0].score >= self.margin
@@ -269,12 +281,46 @@ class Ellipsis:
                 return False
         return has_attr and has_q
 
+    # -- 为什么？ --------------------------------------------------------------------------------------
+
+    def _bare_why(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare 为什么 / 为啥 right after the assistant said something asks why that holds:
+        the assistant's statement becomes the question (为什么 + 该订单无法退款)."""
+        core = text.strip().rstrip("?？!！。.~").rstrip("啊呀呢嘞哇")
+        if core not in self.why_words or not d.turns:
+            return None
+        last = d.turns[-1]
+        said = last.turn.content.strip().rstrip("?？!！。.~").rstrip("啊呀哦哈嘛呗吧")
+        if (
+            last.turn.role != "assistant"
+            or last.turn.index != state.history[-1].index
+            or not 2 <= len(said) <= self.why_max
+            or is_question(last.parse)
+            or self.mt.analyzer.is_chitchat(said)
+            or re.search(r"[,，。;；!！?？]", said)
+        ):
+            return None
+        mention = Mention(
+            said, "", "statement", last.turn.index, last.turn.role, "statement", 0, len(said), 0,
+            "history",
+        )  # fmt: skip
+        return resolved(
+            state,
+            "ellipsis",
+            self.mt.sources.get("bare_why", "ellipsis:bare_why"),
+            core + said,
+            mention,
+            slot="reason",
+            note=f"{core}: asks why the last answer holds",
+            confidence=0.6,
+        )
+
     # -- X呢 ---------------------------------------------------------------------------------------
 
-    def _bare_ne(self, state: State, d: Dialogue, lead: str, x: str) -> State:
+    def _bare_ne(self, state: State, d: Dialogue, lead: str, x: str) -> State | None:
         src = self.mt.sources.get("bare_ne", "ellipsis:bare_ne")
-        # X must be a short noun phrase or time (广州 / 一等座 / 明天 / Galaxy S24), not a clause:
-        # 安享一生有没有等待期呢 / 密码老是不对呢 are complete questions ending in 呢, left alone
+        # X must be a short noun phrase or time (广州 / 一等座 / 明天 / Galaxy S24), not a clause
+        # (安享一生有没有等待期呢 / 密码老是不对呢): for a clause the answer is None
         xparse = self.mt.parse(x)
         xtoks = [t for t in xparse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
         if (
@@ -287,7 +333,7 @@ class Ellipsis:
                 or (xtoks[-1].pos == "q" and len(xtoks) >= 2)  # 一等座 / 商务座
             )
         ):
-            return state
+            return None
         prev = _previous_question(d)
         if prev is None:
             if state.history:

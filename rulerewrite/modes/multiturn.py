@@ -20,7 +20,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
-from rulerewrite.context import ContextAnalyzer, Dialogue, Mention
+from rulerewrite.context import ContextAnalyzer, Dialogue, Mention, long_enough
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State
 from rulerewrite.result import ContextEntity, Step
@@ -307,7 +307,7 @@ class MultiTurn:
             k == "NOUN" and len(t.text) >= 2 for k, t in zip(kinds, toks, strict=True)
         )
         if (
-            len(phrase) < 2
+            not long_enough(phrase)
             or not nominal
             or phrase in self.analyzer.non_entity
             or phrase[-1] in "了的吧啊呀么吗呢"
@@ -367,6 +367,8 @@ class MultiTurn:
         for m in mentions:
             if m.text in seen or m.text in text:
                 continue
+            if not m.protected and _SPEAKER.search(m.text):
+                continue  # 我的计划 / 问我手中的宝剑: about the speakers, not the topic
             if plural != m.is_set:
                 continue
             if etype is not None and m.etype != etype:
@@ -477,7 +479,8 @@ def is_question(parse: Parse) -> bool:
 def salient(c: Candidate, kinds: frozenset[str]) -> bool:
     """Is the candidate salient in one of the ways ``kinds`` accepts: ``topic`` (a topic frame
     of rules/context.yaml), ``entity`` (a dictionary entity), ``repeated`` (said in two turns),
-    ``named`` (a person/place/org/product name from POS)?"""
+    ``named`` (a person/place/org/product name from POS), ``lead`` (the subject or topic of the
+    last user turn), ``any`` (whatever ranks first)?"""
     m = c.mention
     return (
         ("topic" in kinds and m.gram == "topic" and m.source.startswith("rules/"))
@@ -485,6 +488,8 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
         or ("repeated" in kinds and "repeated" in c.why)
         or ("named" in kinds and m.etype in ("person", "place", "org", "product"))
         or ("set" in kinds and m.is_set)
+        or ("lead" in kinds and "subject of last user turn" in c.why)
+        or ("any" in kinds)
     )
 
 

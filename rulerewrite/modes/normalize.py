@@ -10,6 +10,7 @@ from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.result import Step
 
+_BOUND = frozenset("的得地了过着")
 _WS = re.compile(r"\s+")
 # Full-width letters and digits (and the ideographic space) become half width; Chinese
 # punctuation is left as the user typed it (it changes nothing for retrieval).
@@ -72,7 +73,10 @@ class Normalize:
                 if text.startswith(f):
                     after = text[len(f) : len(f) + 1]
                     rest = text[len(f) :].lstrip(" ,，、:：~～")
-                    freed = f in self.polite or (after != "" and after in " ,，、:：~～")
+                    # 话说的太早: a particle right after it makes the opener part of the sentence
+                    freed = (f in self.polite and after not in _BOUND) or (
+                        after != "" and after in " ,，、:：~～"
+                    )
                     if freed and len(rest) >= 2:
                         text, rule, stripped = rest, src, True
                     break
