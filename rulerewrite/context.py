@@ -198,6 +198,12 @@ class ContextAnalyzer:
             key=len,
             reverse=True,
         )
+        # one alternation, longest words first: the same as replacing each word in turn
+        self._chitchat_re = (
+            re.compile("|".join(re.escape(w) for w in self.chitchat_words if w))
+            if any(self.chitchat_words)
+            else None
+        )
         self.analyze = lru_cache(maxsize=cache)(self._analyze)
         self.is_chitchat = lru_cache(maxsize=cache)(self._is_chitchat)  # type: ignore[method-assign]
 
@@ -227,9 +233,7 @@ class ContextAnalyzer:
         for pat, _src in self.chitchat_patterns:
             if pat.fullmatch(t.strip(" ,.!?~")):
                 return True
-        rest = t
-        for w in self.chitchat_words:
-            rest = rest.replace(w, " ")
+        rest = self._chitchat_re.sub(" ", t) if self._chitchat_re is not None else t
         rest = _PUNCT_OR_PARTICLE.sub("", rest)
         return not rest and t.strip() != ""
 
@@ -320,7 +324,7 @@ class ContextAnalyzer:
     def type_of(self, head: str, pos: str) -> str:
         if _CODE.fullmatch(head):
             return "code"
-        if pos not in ("nr", "nrt", "nrfg") and any(head.endswith(h) for h in self.human_heads):
+        if pos not in ("nr", "nrt", "nrfg") and head.endswith(self.human_heads):
             return "human"
         t = ENTITY_TYPES_OF_POS.get(pos)
         if t == "product" and head.isdigit():
@@ -329,7 +333,7 @@ class ContextAnalyzer:
             return t
         if pos in ("t",):
             return "time"
-        if any(head.endswith(h) for h in self.human_heads):
+        if head.endswith(self.human_heads):
             return "human"
         return "thing"
 
