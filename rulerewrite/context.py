@@ -177,11 +177,15 @@ class ContextAnalyzer:
         self.human_heads: tuple[str, ...] = ()
         self.non_entity: frozenset[str] = frozenset()
         self.surnames: tuple[str, ...] = ()
+        suffixes: list[tuple[str, str]] = []
         chitchat: list[tuple[re.Pattern[str], str]] = []
         self.topic_frames: list[tuple[re.Pattern[str], str, str | None]] = []
+        self.set_frames: list[tuple[re.Pattern[str], str]] = []
         for r in lexicon.rules.get("context", ()):
             if r.get("human_heads"):
                 self.human_heads += tuple(r.get("human_heads"))
+            for etype, words in (r.get("type_suffixes") or {}).items():
+                suffixes += [(str(w), str(etype)) for w in words]
             if r.get("surnames"):
                 self.surnames += tuple(str(x) for x in r.get("surnames"))
             if r.get("non_entity"):
@@ -190,7 +194,10 @@ class ContextAnalyzer:
                 chitchat.append((r.pattern, r.source))
             if r.pattern is not None and r.get("kind") == "topic":
                 self.topic_frames.append((r.pattern, r.source, r.get("type")))
+            if r.pattern is not None and r.get("kind") == "set":
+                self.set_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
+        self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
         norm = lexicon.normalizer
         self.chitchat_words = sorted(
             {norm(e.text).text for e in lexicon.entries_of("fw:chitchat")}
@@ -268,6 +275,8 @@ class ContextAnalyzer:
             if kind_of(head.pos, head.text) != "NOUN":
                 continue
             etype = self.type_of(head.text, head.pos)
+            if etype == "thing":
+                etype = self.type_by_suffix(phrase) or etype
             src = f"pos:{head.pos}"
             prot = False
             for ds, de, dt, dsrc in dict_spans:
@@ -299,7 +308,7 @@ class ContextAnalyzer:
             s = text.index(phrase, s)
             e = s + len(phrase)
             inner = [t for t in toks if s <= t.start and t.end <= e]
-            etype = ftype or "thing"
+            etype = ftype or self.type_by_suffix(phrase) or "thing"
             if len(inner) == 1:
                 etype = ftype or self.type_of(inner[0].text, inner[0].pos)
             for ds, de, dt, _src in dict_spans:
@@ -308,18 +317,73 @@ class ContextAnalyzer:
             out = [o for o in out if not (o[0] == s and o[1] == e)]
             out.append((s, e, phrase, phrase, etype, fsrc + "|topic", False))
             break
+        frame_set: tuple[list[tuple[int, int]], str] | None = None
+        for pat, fsrc in self.set_frames:  # A和B哪个…: the members whatever the parse says
+            fm = pat.match(text)
+            if fm is None:
+                continue
+            members: list[tuple[int, int]] = []
+            for g in ("a", "b"):
+                s, e = fm.span(g)
+                while s < e and text[s].isspace():
+                    s += 1
+                while e > s and text[e - 1].isspace():
+                    e -= 1
+                etype = self.type_by_suffix(text[s:e]) or "thing"
+                for ds, de, dt, _src in dict_spans:
+                    if ds <= s and e <= de:
+                        etype = dt
+                out = [o for o in out if not (s <= o[0] < e or s < o[1] <= e)]
+                out.append((s, e, text[s:e], text[s:e], etype, fsrc + "|topic", False))
+                members.append((s, e))
+            frame_set = (members, fsrc)
+            break
         for ds, de, dt, dsrc in dict_spans:  # dictionary entities not already a mention
             if not any(s == ds and de == e for s, e, *_ in out):
                 out.append((ds, de, text[ds:de], text[ds:de], dt, dsrc + "|dep", True))
         out.sort()
         mentions: list[Mention] = []
-        out = [o for o in out if long_enough(o[2])]
+        # the length/measure-word test is for phrases the POS chunker made; a dictionary entity
+        # or a frame's member (个税年度汇算) stands as written
+        out = [o for o in out if long_enough(o[2]) or not o[5].startswith("pos:")]
         for k, (s, e, phrase, hd, etype, src_gram, prot) in enumerate(out):
             src, gram = src_gram.rsplit("|", 1)
             mentions.append(Mention(phrase, hd, etype, turn.index, turn.role, gram, s, e, k, src))
             if prot:
                 mentions[-1] = _replace_mention(mentions[-1], protected=True)
+        if frame_set is not None:
+            (sa, sb), fsrc = frame_set[0], frame_set[1]
+            ma = next((m for m in mentions if (m.start, m.end) == sa), None)
+            mb = next((m for m in mentions if (m.start, m.end) == sb), None)
+            if ma is not None and mb is not None:
+                types = {ma.etype, mb.etype}
+                both = Mention(
+                    text[sa[0] : sb[1]],
+                    mb.head,
+                    types.pop() if len(types) == 1 else "thing",
+                    turn.index,
+                    turn.role,
+                    "topic",
+                    sa[0],
+                    sb[1],
+                    ma.order,
+                    fsrc,
+                    (ma.text, mb.text),
+                    ma.protected and mb.protected,
+                )
+                rest = [
+                    m for m in _with_sets(mentions, parse) if not (m.is_set and m.start < sb[1])
+                ]
+                return [both, *rest]
         return _with_sets(mentions, parse)
+
+    def type_by_suffix(self, phrase: str) -> str | None:
+        """The type a phrase's ending gives it (…医疗险 -> product), if any; at least two
+        characters must come before the suffix (险 alone or 保险 alone is no product name)."""
+        for suf, etype in self.type_suffixes:
+            if phrase.endswith(suf) and len(phrase) - len(suf) >= 2:
+                return etype
+        return None
 
     def type_of(self, head: str, pos: str) -> str:
         if _CODE.fullmatch(head):

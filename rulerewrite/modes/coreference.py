@@ -11,6 +11,7 @@ from rulerewrite.modes.multiturn import (
     MultiTurn,
     Ref,
     ambiguous,
+    ambiguous_with,
     ask,
     candidates_question,
     is_question,
@@ -159,7 +160,7 @@ class Coreference:
                 note=f"{ref.text}: no usable antecedent in the dialogue window",
             )
         if ambiguous(good, d):
-            same = [c for c in good if c.mention.etype == good[0].mention.etype]
+            same = ambiguous_with(good, d)
             return ask(
                 state,
                 "coreference",

@@ -316,7 +316,7 @@ class MultiTurn:
             or "PRON" in kinds
         ):
             return None
-        etype = "person" if name_run else "thing"
+        etype = "person" if name_run else (self.analyzer.type_by_suffix(phrase) or "thing")
         if len(toks) == 1:
             etype = self.analyzer.type_of(toks[0].text, toks[0].pos)
         return s, e, phrase, etype
@@ -501,6 +501,8 @@ def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> b
         return False
     top = cands[0]
     a = top.mention
+    if set_rivals(cands, d):
+        return True  # A和B哪个… then 它: the members are equally plausible by construction
     if not (a.protected or a.etype in NAMED_TYPES):
         return False
     for c in cands[1:]:
@@ -514,9 +516,29 @@ def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> b
     return False
 
 
-def ambiguous_with(cands: list[Candidate]) -> list[Candidate]:
-    """The candidates of the best one's type (for the clarification question)."""
-    return [c for c in cands if c.mention.etype == cands[0].mention.etype]
+def set_rivals(cands: list[Candidate], d: Dialogue) -> list[Candidate]:
+    """When the best candidate is a member of a coordinated set of the window (A和B), the
+    candidates that are members of that set, in the set's order; else an empty list."""
+    top = cands[0].mention.text
+    for st in d.sets():
+        if top in st.members:
+            members = [c for c in cands if c.mention.text in st.members]
+            if len({c.mention.text for c in members}) >= 2:
+                order = {t: i for i, t in enumerate(st.members)}
+                seen: set[str] = set()
+                out = []
+                for c in sorted(members, key=lambda c: order[c.mention.text]):
+                    if c.mention.text not in seen:
+                        seen.add(c.mention.text)
+                        out.append(c)
+                return out
+    return []
+
+
+def ambiguous_with(cands: list[Candidate], d: Dialogue) -> list[Candidate]:
+    """The candidates to name in the clarification question: the members of the best one's
+    set, or else the candidates of its type."""
+    return set_rivals(cands, d) or [c for c in cands if c.mention.etype == cands[0].mention.etype]
 
 
 def ask(
