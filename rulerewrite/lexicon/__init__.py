@@ -298,7 +298,7 @@ class Lexicon:
 
     @property
     def segmenter(self) -> Segmenter:
-        """A jieba tokenizer that keeps every dictionary term whole (built lazily, once)."""
+        """jieba-exact segmentation that keeps every dictionary term whole (loaded lazily, once)."""
         seg = self.__dict__.get("_segmenter")
         if seg is None:
             seg = Segmenter(
