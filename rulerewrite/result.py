@@ -7,7 +7,7 @@ is its JSON Schema (tested against real results).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 Decision = Literal["search", "ask_user"]
@@ -100,6 +100,23 @@ class RewriteResult:
 
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+
+# the slot setters of RewriteResult in field order (for :func:`build_result`)
+_SETTERS = tuple(getattr(RewriteResult, f.name).__set__ for f in fields(RewriteResult))
+N_FIELDS = len(_SETTERS)
+
+
+def build_result(*values: Any) -> RewriteResult:
+    """``RewriteResult(*values)`` (every field, in declaration order) without the frozen
+    ``__init__``'s per-field ``object.__setattr__``: the pipeline builds one result per rewrite.
+    The result is the same immutable object (tests/test_fastpaths.py checks the equality)."""
+    if len(values) != N_FIELDS:
+        raise TypeError(f"build_result takes {N_FIELDS} values, got {len(values)}")
+    r = object.__new__(RewriteResult)
+    for setter, v in zip(_SETTERS, values, strict=True):
+        setter(r, v)
+    return r
 
 
 def _listify(v: Any) -> Any:

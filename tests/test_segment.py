@@ -79,6 +79,8 @@ def test_cut_and_pos_equal_jieba_on_every_case_text(reference) -> None:  # type:
     for t in texts:
         assert ours.cut(t) == tuple(tok.lcut(t, HMM=False)), t
         assert ours.pos(t) == tuple((p.word, p.flag) for p in pos.lcut(t, HMM=False)), t
+    for w in ("保险", "安心福终身寿险", "中华人", "免赔额", "不存在的词语", "x"):
+        assert ours.freq(w) == (tok.FREQ.get(w) or 0), w
 
 
 def test_plain_segmenter_equals_plain_jieba() -> None:

@@ -109,6 +109,12 @@ class Segmenter:
         self._freq = freq
         return freq
 
+    def freq(self, word: str) -> int:
+        """jieba's frequency of ``word`` (``Tokenizer.FREQ.get(word) or 0``: 0 for a string that
+        is no dictionary word; dictionary terms added here count ``USER_FREQ``)."""
+        v = self._ensure().get(word)
+        return 0 if v is None else v >> _TAG_BITS
+
     # -- jieba's HMM-free route ----------------------------------------------------------------
 
     def _route(self, s: str) -> list[tuple[float, int]]:
