@@ -12,7 +12,7 @@ Why: jieba's Tokenizer keeps its 349k words *and every prefix of them* as Python
 (~65 MB), ``jieba.posseg`` loads the word-tag table a second time (~43 MB) and, on import, a
 global tokenizer's table and HMM tables (~51 MB): ~180 MB and ~3 s for a tool most single-turn
 queries never need. Here one dict maps each word to ``freq * 256 + tag`` (no prefix entries: the
-longest word per first character bounds the scan) and is loaded in ~0.1 s from a disk cache
+longest word per first character bounds the scan) and is loaded in ~0.25 s from a disk cache
 keyed by the hash of ``dict.txt`` (built from it on first use, ~1 s): ~55 MB in all.
 
 Example:
@@ -32,7 +32,7 @@ from functools import lru_cache
 from math import log
 from pathlib import Path
 
-CACHE_FORMAT = b"rulerewrite-segdict-1"
+CACHE_FORMAT = b"rulerewrite-segdict-2"
 USER_FREQ = 20000  # the frequency every dictionary term is added with (keeps it whole)
 _TAG_BITS = 8
 _NO_TAG = 0  # index of "x": what jieba's posseg says for a word without a tag
@@ -78,12 +78,8 @@ class Segmenter:
     def _ensure(self) -> dict[str, int]:
         if self._freq is not None:
             return self._freq
-        freq, tags, total = load_jieba_dictionary(self._cache_dir)
+        freq, tags, total, maxlen = load_jieba_dictionary(self._cache_dir)
         tag_of = {t: i for i, t in enumerate(tags)}
-        maxlen: dict[str, int] = {}
-        for w in freq:
-            if len(w) > maxlen.get(w[0], 0):
-                maxlen[w[0]] = len(w)
         user_value: dict[int, int] = {}
         for w, tag in self._words:
             if not w.strip():
@@ -210,8 +206,9 @@ def jieba_dict_path() -> Path:
 
 def load_jieba_dictionary(
     cache_dir: str | os.PathLike[str] | None = None,
-) -> tuple[dict[str, int], list[str], int]:
-    """jieba's dictionary as ``(word -> freq * 256 + tag index, tags, total frequency)``.
+) -> tuple[dict[str, int], list[str], int, dict[str, int]]:
+    """jieba's dictionary as ``(word -> freq * 256 + tag index, tags, total frequency, longest
+    word per first character)``.
 
     Cached on disk (``marshal``) under the rulerewrite cache folder, keyed by a hash of
     ``dict.txt``: built once per jieba version, loaded in ~0.1 s afterwards.
@@ -223,22 +220,25 @@ def load_jieba_dictionary(
     key = hashlib.sha256(CACHE_FORMAT + data).hexdigest()[:32]
     path = _cache_dir(cache_dir) / f"segdict-{key}.marshal"
     try:
-        with path.open("rb") as fh:
-            freq, tags, total = marshal.load(fh)
-        if isinstance(freq, dict) and isinstance(tags, list) and isinstance(total, int):
-            return freq, tags, total
+        # marshal.loads on the bytes: ~4x faster than marshal.load on the file object
+        freq, tags, total, maxlen = marshal.loads(path.read_bytes())
+        if isinstance(freq, dict) and isinstance(tags, list) and isinstance(maxlen, dict):
+            return freq, tags, int(total), maxlen
     except (OSError, EOFError, ValueError, TypeError):
         pass
     freq, tags, total = _parse_dict(data, src)
+    maxlen = {}
+    for w in freq:
+        if len(w) > maxlen.get(w[0], 0):
+            maxlen[w[0]] = len(w)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
-        with tmp.open("wb") as fh:
-            marshal.dump((freq, tags, total), fh)
+        tmp.write_bytes(marshal.dumps((freq, tags, total, maxlen)))
         os.replace(tmp, path)
     except OSError:  # a read-only cache folder must not break segmentation
         pass
-    return freq, tags, total
+    return freq, tags, total, maxlen
 
 
 def _parse_dict(data: bytes, src: Path) -> tuple[dict[str, int], list[str], int]:
