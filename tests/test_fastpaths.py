@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import pytest
 
@@ -58,12 +59,14 @@ def test_build_result_equals_the_constructor() -> None:
         assumptions=(),
         trace=(Step("expand", "f:1", "a", "b"),),
     )
-    assert list(values) == [f.name for f in dataclasses.fields(RewriteResult)]
+    names = [f.name for f in dataclasses.fields(RewriteResult)]
+    assert list(values) == names
+    assert list(inspect.signature(build_result).parameters) == names
     fast = build_result(*values.values())
     assert fast == RewriteResult(**values)  # type: ignore[arg-type]
     assert fast.to_dict() == RewriteResult(**values).to_dict()  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        build_result("too", "few")
+        build_result("too", "few")  # type: ignore[call-arg]
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.standalone = "c"  # type: ignore[misc]
 
