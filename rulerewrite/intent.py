@@ -79,6 +79,28 @@ class IntentClassifier:
         self, matches: Sequence[Match], *, text: str | None = None, explain: bool = True
     ) -> list[IntentScore]:
         """Every label with evidence, best first (``explain=False``: no evidence strings)."""
+        score, longest, evidence, packs = self._tally(matches, text, explain)
+        out = [
+            IntentScore(k, round(score[k], 3), longest[k], tuple(evidence.get(k, ())))
+            for k in score
+            if score[k] > 0
+        ]
+        out.sort(key=lambda s: self._rank(s.label, s.score, s.longest, packs))
+        return out
+
+    def _rank(
+        self, label: str, score: float, longest: int, packs: dict[str, int]
+    ) -> tuple[float, int, int, int]:
+        """Sort key, best first. Ties: the label whose pack has more terms in the query, the
+        longer keyword, pack order."""
+        it = self.lexicon.intents.get(label)
+        terms = packs.get(it.pack, 0) if it is not None else 0
+        return (-score, -terms, -longest, self.order.get(label, 99))
+
+    def _tally(
+        self, matches: Sequence[Match], text: str | None, explain: bool
+    ) -> tuple[dict[str, float], dict[str, int], dict[str, list[str]], dict[str, int]]:
+        """Raw scores, longest evidence and (``explain``) evidence per label; terms per pack."""
         score: dict[str, float] = {}
         longest: dict[str, int] = {}
         evidence: dict[str, list[str]] = {}
@@ -121,19 +143,7 @@ class IntentClassifier:
                 if packs.get(it.pack):
                     n = min(packs[it.pack], DOMAIN_MAX_TERMS)
                     vote(label, DOMAIN_WEIGHT * n, 0, ("domain {} x{}", it.pack, n))
-        out = [
-            IntentScore(k, round(score[k], 3), longest[k], tuple(evidence.get(k, ())))
-            for k in score
-            if score[k] > 0
-        ]
-
-        def terms(label: str) -> int:
-            it = self.lexicon.intents.get(label)
-            return packs.get(it.pack, 0) if it is not None else 0
-
-        # ties: the label whose pack has more terms in the query, the longer keyword, pack order
-        out.sort(key=lambda s: (-s.score, -terms(s.label), -s.longest, self.order.get(s.label, 99)))
-        return out
+        return score, longest, evidence, packs
 
     def _profile(
         self, m: Match
@@ -179,10 +189,17 @@ class IntentClassifier:
         self, matches: Sequence[Match], *, text: str | None = None
     ) -> tuple[str, dict[str, Any]]:
         """The best label and its filter hints (``其他`` and ``{}`` when nothing votes)."""
-        ranked = self.scores(matches, text=text, explain=False)
-        if not ranked:
+        score, longest, _evidence, packs = self._tally(matches, text, False)
+        best: tuple[float, int, int, int] | None = None
+        label = DEFAULT_INTENT
+        for k, v in score.items():  # the first best in vote order, as the stable sort gives
+            if v <= 0:
+                continue
+            key = self._rank(k, round(v, 3), longest[k], packs)
+            if best is None or key < best:
+                best, label = key, k
+        if best is None:
             return DEFAULT_INTENT, {}
-        label = ranked[0].label
         it = self.lexicon.intents.get(label)
         return label, (dict(it.filters) if it else {})
 

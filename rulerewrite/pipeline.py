@@ -13,7 +13,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -23,7 +24,7 @@ from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected
 from rulerewrite.intent import IntentClassifier
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.modes.base import MODE_ORDER, Features, Mode, State, build_modes
-from rulerewrite.result import Query, RewriteResult, RewrittenQuery, Step
+from rulerewrite.result import Query, RewriteResult, RewrittenQuery, Step, build_result
 from rulerewrite.text.normalize import NormText
 
 # every mode but expand changes the query itself (expand only adds variants)
@@ -41,6 +42,7 @@ class Pipeline:
         self.precise = [
             (r.pattern, r.source, r.id) for r in lexicon.rules.get("checklist", ()) if r.pattern
         ]
+        self.any_precise = _union(p for p, _s, _i in self.precise)
         self.intents = IntentClassifier(lexicon)
         # What a query text commits to and what it asks for depends on the text alone (and the
         # history, for the guards): memoised per distinct text, since query logs repeat a lot.
@@ -56,7 +58,7 @@ class Pipeline:
     ) -> tuple[str, dict[str, Any], tuple[str, ...]]:
         """Intent label, its filter hints and the must-keep entities of a query."""
         norm = self.lexicon.normalizer(query)
-        matches = tuple(self.lexicon.match(norm))
+        matches = self.lexicon.match_tuple(norm)
         label, hints = self.intents.classify(matches, text=norm_text)
         return label, hints, self._must_keep_of(norm, matches)
 
@@ -64,8 +66,8 @@ class Pipeline:
 
     def initial_state(self, query: str, history: tuple[Turn, ...]) -> State:
         norm = self.lexicon.normalizer(query)
-        matches = tuple(self.lexicon.match(norm))
-        kinds = frozenset(e.kind for m in matches for e in m.entries)
+        matches = self.lexicon.match_tuple(norm)
+        kinds = frozenset({e.kind for m in matches for e in m.entries})
         text = norm.text
         precise_rule = self._precise(text)
         feats = Features(
@@ -75,14 +77,7 @@ class Pipeline:
             precise=precise_rule is not None,
             has_history=bool(history),
         )
-        state = State(
-            query=query,
-            norm=norm,
-            matches=matches,
-            features=feats,
-            history=history,
-            standalone=query,
-        )
+        state = State.start(query, norm, matches, feats, history)
         if precise_rule is not None:
             state = state.note("checklist", precise_rule, "precise query: never rewritten")
         return state
@@ -90,6 +85,8 @@ class Pipeline:
     def _precise(self, text: str) -> str | None:
         if len(text) > 48:
             return None
+        if self.any_precise is not None and self.any_precise.fullmatch(text) is None:
+            return None  # no pattern matches the whole text (one regex pass instead of each)
         for pat, src, _rid in self.precise:
             if pat.fullmatch(text):
                 return src
@@ -167,24 +164,47 @@ class Pipeline:
         must_keep = state.must_keep or kept
         original = state.query
         if state.decision == "ask_user":
-            return RewriteResult(
-                original_query=original,
-                standalone=original,
-                decision="ask_user",
-                clarification=state.clarification,
-                missing_fields=state.missing_fields,
-                rewrite_skipped=state.rewrite_skipped,
-                modes=state.modes,
-                intent=label,
-                filter_hints=hints,
-                confidence=state.confidence,
-                escalate=True,
-                queries=(Query(original, "original"),),
-                must_keep_entities=must_keep,
-                conditions=state.conditions,
-                resolved_context=state.resolved_context,
-                assumptions=state.assumptions,
-                trace=state.trace,
+            return build_result(
+                original,  # original_query
+                original,  # standalone
+                "ask_user",  # decision
+                state.clarification,
+                state.missing_fields,
+                state.rewrite_skipped,
+                state.modes,
+                label,  # intent
+                hints,  # filter_hints
+                state.confidence,
+                True,  # escalate
+                (Query(original, "original"),),  # queries
+                (),  # rewritten_queries
+                must_keep,  # must_keep_entities
+                state.conditions,
+                state.resolved_context,
+                state.assumptions,
+                state.trace,
+            )
+        if state.standalone == original and not state.subqueries and not state.variants:
+            # nothing beyond the original goes to retrieval (the zero-rewrite path)
+            return build_result(
+                original,  # original_query
+                original,  # standalone
+                "search",  # decision
+                None,  # clarification
+                state.missing_fields,
+                state.rewrite_skipped,
+                (),  # modes: nothing changed
+                label,  # intent
+                hints,  # filter_hints
+                state.confidence,
+                state.rewrite_skipped or state.confidence < 0.5,  # escalate
+                (Query(original, "original"),),  # queries
+                (),  # rewritten_queries
+                must_keep,  # must_keep_entities
+                state.conditions,
+                state.resolved_context,
+                state.assumptions,
+                state.trace,
             )
         structural = tuple(m for m in state.modes if m != "expand")
         rewrites: list[RewrittenQuery] = []
@@ -213,25 +233,25 @@ class Pipeline:
         modes = state.modes if rewrites or state.standalone != original else ()
         confidence = state.confidence
         escalate = state.rewrite_skipped or confidence < 0.5
-        return RewriteResult(
-            original_query=original,
-            standalone=state.standalone,
-            decision="search",
-            clarification=None,
-            missing_fields=state.missing_fields,
-            rewrite_skipped=state.rewrite_skipped,
-            modes=modes,
-            intent=label,
-            filter_hints=hints,
-            confidence=confidence,
-            escalate=escalate,
-            queries=queries,
-            rewritten_queries=tuple(rewrites),
-            must_keep_entities=must_keep,
-            conditions=state.conditions,
-            resolved_context=state.resolved_context,
-            assumptions=state.assumptions,
-            trace=state.trace,
+        return build_result(
+            original,  # original_query
+            state.standalone,
+            "search",  # decision
+            None,  # clarification
+            state.missing_fields,
+            state.rewrite_skipped,
+            modes,
+            label,  # intent
+            hints,  # filter_hints
+            confidence,
+            escalate,
+            queries,
+            tuple(rewrites),  # rewritten_queries
+            must_keep,  # must_keep_entities
+            state.conditions,
+            state.resolved_context,
+            state.assumptions,
+            state.trace,
         )
 
     @staticmethod
@@ -245,7 +265,7 @@ class Pipeline:
         for m in matches:
             if any(e.kind == "entity" for e in m.entries):
                 out.append(norm.original_slice(m.start, m.end))
-        if not any(c.isdigit() for c in norm.text):
+        if not any(map(str.isdigit, norm.text)):
             return tuple(dict.fromkeys(out))
         spans = [(m.start, m.end) for m in matches if not m.kinds() <= _FUNCTION_KINDS]
         for _kind, pat, _src in self.guards.patterns:
@@ -256,3 +276,17 @@ class Pipeline:
                 spans.append((s, e))
                 out.append(norm.original_slice(s, e))
         return tuple(dict.fromkeys(out))
+
+
+def _union(patterns: Iterable[re.Pattern[str]]) -> re.Pattern[str] | None:
+    """One alternation that fullmatches exactly when one of ``patterns`` does, or None when the
+    patterns cannot be joined safely (groups, back-references or flags of their own)."""
+    pats = list(patterns)
+    if not pats or any(p.groupindex or p.flags != re.UNICODE for p in pats):
+        return None
+    if any(re.search(r"\\\d|\(\?P=|\(\?[aiLmsux-]", p.pattern) for p in pats):
+        return None
+    try:
+        return re.compile("|".join(f"(?:{p.pattern})" for p in pats))
+    except re.error:
+        return None

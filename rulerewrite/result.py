@@ -7,7 +7,7 @@ is its JSON Schema (tested against real results).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 Decision = Literal["search", "ask_user"]
@@ -100,6 +100,74 @@ class RewriteResult:
 
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kw)
+
+
+# the slot setters of RewriteResult (they bypass the frozen __setattr__; see build_result)
+_SET = {f.name: getattr(RewriteResult, f.name).__set__ for f in fields(RewriteResult)}
+_set_original_query = _SET["original_query"]
+_set_standalone = _SET["standalone"]
+_set_decision = _SET["decision"]
+_set_clarification = _SET["clarification"]
+_set_missing_fields = _SET["missing_fields"]
+_set_rewrite_skipped = _SET["rewrite_skipped"]
+_set_modes = _SET["modes"]
+_set_intent = _SET["intent"]
+_set_filter_hints = _SET["filter_hints"]
+_set_confidence = _SET["confidence"]
+_set_escalate = _SET["escalate"]
+_set_queries = _SET["queries"]
+_set_rewritten_queries = _SET["rewritten_queries"]
+_set_must_keep_entities = _SET["must_keep_entities"]
+_set_conditions = _SET["conditions"]
+_set_resolved_context = _SET["resolved_context"]
+_set_assumptions = _SET["assumptions"]
+_set_trace = _SET["trace"]
+
+
+def build_result(
+    original_query: str,
+    standalone: str,
+    decision: Decision,
+    clarification: str | None,
+    missing_fields: tuple[str, ...],
+    rewrite_skipped: bool,
+    modes: tuple[str, ...],
+    intent: str,
+    filter_hints: dict[str, Any],
+    confidence: float,
+    escalate: bool,
+    queries: tuple[Query, ...],
+    rewritten_queries: tuple[RewrittenQuery, ...],
+    must_keep_entities: tuple[str, ...],
+    conditions: tuple[Condition, ...],
+    resolved_context: tuple[ContextEntity, ...],
+    assumptions: tuple[str, ...],
+    trace: tuple[Step, ...],
+) -> RewriteResult:
+    """``RewriteResult(...)`` with every field given, without the frozen ``__init__``'s
+    per-field ``object.__setattr__`` (the pipeline builds one result per rewrite). The result is
+    the same immutable object; tests/test_fastpaths.py checks the equality and that the
+    parameters are exactly the fields, in order."""
+    r = object.__new__(RewriteResult)
+    _set_original_query(r, original_query)
+    _set_standalone(r, standalone)
+    _set_decision(r, decision)
+    _set_clarification(r, clarification)
+    _set_missing_fields(r, missing_fields)
+    _set_rewrite_skipped(r, rewrite_skipped)
+    _set_modes(r, modes)
+    _set_intent(r, intent)
+    _set_filter_hints(r, filter_hints)
+    _set_confidence(r, confidence)
+    _set_escalate(r, escalate)
+    _set_queries(r, queries)
+    _set_rewritten_queries(r, rewritten_queries)
+    _set_must_keep_entities(r, must_keep_entities)
+    _set_conditions(r, conditions)
+    _set_resolved_context(r, resolved_context)
+    _set_assumptions(r, assumptions)
+    _set_trace(r, trace)
+    return r
 
 
 def _listify(v: Any) -> Any:

@@ -141,7 +141,6 @@ class TypoCorrector:
         self.known = {norm(e.text).text for e in lexicon.entries}
         self._variants: dict[str, str] | None = None
         self._heads: frozenset[str] = frozenset()
-        self._freq: Any = None
 
     # -- cheap test --------------------------------------------------------------------------
 
@@ -295,12 +294,8 @@ class TypoCorrector:
         return bounds
 
     def freq(self, word: str) -> int:
-        if self._freq is None:
-            seg = self.lexicon.segmenter
-            seg.cut("")  # make sure the tokenizer is loaded
-            tok = getattr(seg, "_tok", None)
-            self._freq = getattr(tok, "FREQ", {}) if tok is not None else {}
-        return int(self._freq.get(word, 0) or 0)
+        """jieba's frequency of ``word`` (the segmenter's dictionary)."""
+        return self.lexicon.segmenter.freq(word)
 
     # -- the homophone table -------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ re-validating or re-compiling, and any edit to a file rebuilds it.
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import pickle
 from collections.abc import Iterable, Sequence
@@ -18,7 +19,7 @@ from typing import Any
 import ahocorasick
 
 from rulerewrite.errors import Diagnostic, LexiconError, UnknownDomainError
-from rulerewrite.lexicon.model import Entry, Intent, Match, Rule
+from rulerewrite.lexicon.model import Entry, Intent, Match, Rule, new_match
 from rulerewrite.lexicon.schema import ParsedFile, cross_check, read_file
 from rulerewrite.text.normalize import Normalizer, NormText
 from rulerewrite.text.segment import Segmenter
@@ -275,7 +276,7 @@ class Lexicon:
                 # "python 3.12" does not fire in "python 3.12.1"
                 if d1 and c == "." and end + 1 < n and text[end + 1] in _DIGITS:
                     continue
-            out.append(Match(start, end, key, es))
+            out.append(new_match(start, end, key, es))
         return out
 
     def match(self, norm: NormText) -> list[Match]:
@@ -283,22 +284,26 @@ class Lexicon:
 
         Memoised on the normalised text (hits depend on nothing else; a fresh list is returned).
         """
+        return list(self.match_tuple(norm))
+
+    def match_tuple(self, norm: NormText) -> tuple[Match, ...]:
+        """:meth:`match` as the memoised tuple itself (immutable: no copy)."""
         cache = self.__dict__.get("_match_cache")
         if cache is None:
             cache = self.__dict__["_match_cache"] = {}
-        hit = cache.get(norm.text)
+        hit: tuple[Match, ...] | None = cache.get(norm.text)
         if hit is None:
             if len(cache) >= _MATCH_CACHE_SIZE:
-                cache.clear()
+                del cache[next(iter(cache))]  # the oldest entry (no periodic full flush)
             hit = cache[norm.text] = tuple(resolve(self.scan(norm)))
-        return list(hit)
+        return hit
 
     def entries_of(self, kind: str) -> tuple[Entry, ...]:
         return self.by_kind.get(kind, ())
 
     @property
     def segmenter(self) -> Segmenter:
-        """A jieba tokenizer that keeps every dictionary term whole (built lazily, once)."""
+        """jieba-exact segmentation that keeps every dictionary term whole (loaded lazily, once)."""
         seg = self.__dict__.get("_segmenter")
         if seg is None:
             seg = Segmenter(
@@ -352,8 +357,7 @@ def resolve(matches: list[Match]) -> list[Match]:
     return taken
 
 
-def _span(m: Match) -> tuple[int, int]:
-    return m.start, m.end
+_span = operator.attrgetter("start", "end")
 
 
 def _rank(m: Match) -> tuple[bool, int, int]:

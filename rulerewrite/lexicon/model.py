@@ -82,3 +82,18 @@ class Match:
             if e.kind == kind:
                 return e
         return None
+
+
+_MATCH_SET = tuple(getattr(Match, f).__set__ for f in ("start", "end", "key", "entries"))
+
+
+def new_match(start: int, end: int, key: str, entries: tuple[Entry, ...]) -> Match:
+    """``Match(start, end, key, entries)`` without the frozen ``__init__``'s per-field
+    ``object.__setattr__`` (the automaton scan makes several per query)."""
+    m = object.__new__(Match)
+    s0, s1, s2, s3 = _MATCH_SET
+    s0(m, start)
+    s1(m, end)
+    s2(m, key)
+    s3(m, entries)
+    return m

@@ -9,7 +9,7 @@ Modes never mutate a state; :meth:`State.evolve` returns a changed copy.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Protocol
 
 from rulerewrite.context import Turn
@@ -70,6 +70,31 @@ class State:
     allowed_negation_drops: frozenset[str] = frozenset()
     scratch: dict[str, Any] = field(default_factory=dict)  # per-rewrite data modes share
 
+    @classmethod
+    def start(
+        cls,
+        query: str,
+        norm: NormText,
+        matches: tuple[Match, ...],
+        features: Features,
+        history: tuple[Turn, ...],
+    ) -> State:
+        """The state before any mode ran (``standalone`` is the query; every other field has its
+        default). Same result as ``State(...)``, without the frozen ``__init__``'s per-field
+        ``object.__setattr__`` calls: this runs once per rewrite."""
+        new = object.__new__(cls)
+        d = new.__dict__
+        d.update(_DEFAULTS)
+        d["query"] = query
+        d["norm"] = norm
+        d["matches"] = matches
+        d["features"] = features
+        d["history"] = history
+        d["standalone"] = query
+        d["filter_hints"] = {}
+        d["scratch"] = {}
+        return new
+
     def evolve(self, **changes: Any) -> State:
         # a shallow copy of the fields (State has no __post_init__ to re-run): several times
         # cheaper than dataclasses.replace, which re-validates every field through __init__
@@ -95,6 +120,10 @@ class State:
 
     def has(self, kind: str) -> bool:
         return kind in self.features.kinds
+
+
+# every field with a default, as the dataclass declares it (for :meth:`State.start`)
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(State) if f.default is not MISSING}
 
 
 class Mode(Protocol):

@@ -1,0 +1,77 @@
+"""The allocation shortcuts of the hot path build exactly what the dataclass constructors build."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import pytest
+
+from rulerewrite.context import Turn
+from rulerewrite.lexicon.model import Entry, Match, new_match
+from rulerewrite.modes.base import Features, State
+from rulerewrite.result import Query, RewriteResult, RewrittenQuery, Step, build_result
+from rulerewrite.text.normalize import Normalizer
+
+
+def test_state_start_equals_the_constructor() -> None:
+    norm = Normalizer()("它保修多久")
+    feats = Features(frozenset({"pronoun"}), 0, 5, False, True)
+    hist = (Turn(0, "user", "Galaxy S24 Ultra 多少钱"),)
+    fast = State.start("它保修多久", norm, (), feats, hist)
+    slow = State(
+        query="它保修多久",
+        norm=norm,
+        matches=(),
+        features=feats,
+        history=hist,
+        standalone="它保修多久",
+    )
+    assert fast == slow
+    assert {f.name: getattr(fast, f.name) for f in dataclasses.fields(State)} == {
+        f.name: getattr(slow, f.name) for f in dataclasses.fields(State)
+    }
+    # the mutable defaults are fresh per state, never shared
+    other = State.start("x", norm, (), feats, ())
+    assert fast.scratch is not other.scratch and fast.filter_hints is not other.filter_hints
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.standalone = "y"  # type: ignore[misc]
+
+
+def test_build_result_equals_the_constructor() -> None:
+    values = dict(
+        original_query="a",
+        standalone="b",
+        decision="search",
+        clarification=None,
+        missing_fields=("x",),
+        rewrite_skipped=False,
+        modes=("expand",),
+        intent="其他",
+        filter_hints={"k": 1},
+        confidence=0.9,
+        escalate=False,
+        queries=(Query("a", "original"), Query("b", "rewrite_1")),
+        rewritten_queries=(RewrittenQuery("b", ("expand",)),),
+        must_keep_entities=("a",),
+        conditions=(),
+        resolved_context=(),
+        assumptions=(),
+        trace=(Step("expand", "f:1", "a", "b"),),
+    )
+    names = [f.name for f in dataclasses.fields(RewriteResult)]
+    assert list(values) == names
+    assert list(inspect.signature(build_result).parameters) == names
+    fast = build_result(*values.values())
+    assert fast == RewriteResult(**values)  # type: ignore[arg-type]
+    assert fast.to_dict() == RewriteResult(**values).to_dict()  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        build_result("too", "few")  # type: ignore[call-arg]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.standalone = "c"  # type: ignore[misc]
+
+
+def test_new_match_equals_the_constructor() -> None:
+    e = Entry("entity", "iPhone", "tech", "tech.yaml:3")
+    assert new_match(0, 6, "iphone", (e,)) == Match(0, 6, "iphone", (e,))
+    assert hash(new_match(0, 6, "iphone", (e,))) == hash(Match(0, 6, "iphone", (e,)))

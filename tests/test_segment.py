@@ -1,0 +1,113 @@
+"""The compact segmenter gives exactly jieba's HMM-free words and POS tags (differential test)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import jieba
+import jieba.posseg
+import pytest
+import yaml
+
+from rulerewrite.lexicon import _POS_OF, _segment_worthy
+from rulerewrite.text.segment import Segmenter, jieba_dict_path, load_jieba_dictionary
+
+CASES = Path(__file__).parent / "cases"
+EDGE = [
+    "",
+    " ",
+    "a b  c\t\r\nd",
+    "iPhone 15 Pro 的保修多久",
+    "3.5%的利率-下降了吗",
+    "Galaxy S24 Ultra 有哪些颜色",
+    "ＡＢＣ１２３全角",
+    "k8s怎么看pod日志",
+    "C++和c#哪个好",
+    "AT&T公司",
+    "x",
+    "5",
+    "5个",
+    "的",
+    "😀表情？！",
+    "中文English混合123abc中文",
+    "安心福终身寿险怎么退保",
+    "python3.12.1和3.12有什么区别",
+]
+
+
+def _texts() -> list[str]:
+    out = set(EDGE)
+
+    def walk(v: Any) -> None:
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    for f in sorted(CASES.glob("*.yaml")):
+        walk(yaml.safe_load(f.read_text(encoding="utf-8")))
+    return sorted(out)
+
+
+@pytest.fixture(scope="module")
+def reference(rewriter):  # type: ignore[no-untyped-def]
+    """jieba itself, with the dictionary words added as the segmenter adds them."""
+    jieba.setLogLevel(logging.WARNING)
+    words = [
+        (e.text, _POS_OF.get(e.etype or "", "nz"))
+        for e in rewriter.lexicon.entries
+        if _segment_worthy(e)
+    ]
+    tok = jieba.Tokenizer()
+    tok.initialize()
+    for w, tag in words:
+        if w.strip():
+            tok.add_word(w, freq=20000, tag=tag)
+    return tok, jieba.posseg.POSTokenizer(tok), Segmenter(words)
+
+
+def test_cut_and_pos_equal_jieba_on_every_case_text(reference) -> None:  # type: ignore[no-untyped-def]
+    tok, pos, ours = reference
+    texts = _texts()
+    assert len(texts) > 500
+    for t in texts:
+        assert ours.cut(t) == tuple(tok.lcut(t, HMM=False)), t
+        assert ours.pos(t) == tuple((p.word, p.flag) for p in pos.lcut(t, HMM=False)), t
+    for w in ("保险", "安心福终身寿险", "中华人", "免赔额", "不存在的词语", "x"):
+        assert ours.freq(w) == (tok.FREQ.get(w) or 0), w
+
+
+def test_plain_segmenter_equals_plain_jieba() -> None:
+    tok = jieba.Tokenizer()
+    pos = jieba.posseg.POSTokenizer(tok)
+    ours = Segmenter()
+    for t in EDGE:
+        assert ours.cut(t) == tuple(tok.lcut(t, HMM=False)), t
+        assert ours.pos(t) == tuple((p.word, p.flag) for p in pos.lcut(t, HMM=False)), t
+
+
+def test_untagged_word_keeps_its_jieba_tag_and_new_word_is_x() -> None:
+    ours = Segmenter([("保险", ""), ("奇奇怪怪词", "")])
+    tags = dict(ours.pos("保险和奇奇怪怪词"))
+    base = dict(Segmenter().pos("保险"))
+    assert tags["保险"] == base["保险"]
+    assert tags["奇奇怪怪词"] == "x"
+
+
+def test_dictionary_is_cached_on_disk_by_content_hash(tmp_path: Path) -> None:
+    freq, tags, total, maxlen = load_jieba_dictionary(tmp_path)
+    files = list(tmp_path.glob("segdict-*.marshal"))
+    assert len(files) == 1
+    again = load_jieba_dictionary(tmp_path)  # from the cache file
+    assert again == (freq, tags, total, maxlen)
+    n_lines = sum(1 for ln in jieba_dict_path().read_text(encoding="utf-8").splitlines() if ln)
+    assert 0.9 * n_lines < len(freq) <= n_lines
+    files[0].write_bytes(b"garbage")  # a corrupt cache is rebuilt, not trusted
+    assert load_jieba_dictionary(tmp_path) == (freq, tags, total, maxlen)
+    assert maxlen["中"] == max(len(w) for w in freq if w[0] == "中")
