@@ -266,12 +266,19 @@ class ContextAnalyzer:
         out: list[tuple[int, int, str, str, str, str, bool]] = []
         for a, b in noun_phrases(parse):
             head = toks[b - 1]
+            while a < b - 1 and toks[a].text in _MEASURE:
+                a += 1  # 个坎 / 些问题: a measure word opens no name
             s, e = toks[a].start, toks[b - 1].end
             phrase = text[s:e]
             if head.text in self.non_entity or phrase in self.non_entity:
                 continue
             if _QWORD.search(phrase):
-                continue  # 多少钱 / 什么东西: a question, not an antecedent
+                # 多少钱 / 什么东西: a question, not an antecedent; a term modifying it still is
+                # (个税年度汇算 in 个税年度汇算多久能办好)
+                for t in toks[a : b - 1]:
+                    if t.pos == "nz" and len(t.text) >= 3 and not _QWORD.search(t.text):
+                        out.append((t.start, t.end, t.text, t.text, "other", "pos:nz|topic", False))
+                continue
             if kind_of(head.pos, head.text) != "NOUN":
                 continue
             etype = self.type_of(head.text, head.pos)
@@ -406,14 +413,15 @@ _PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢�
 
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
+_MEASURE = frozenset("个些位只条")
 _QWORD = re.compile(r"多少|什么|哪|谁|几|啥|怎")
 _PRONOUNISH = re.compile(r"[你我他她它您咱]们?|这个|那个|这|那|什么|啥|谁")
 
 
 def long_enough(phrase: str) -> bool:
-    """One CJK character (吴 of a name jieba split), a phrase opening with a measure word (个坎)
-    or an interjection run (啊啊啊) is not a usable antecedent."""
-    return len(phrase) >= 2 and phrase[0] not in "个些位只条" and len(set(phrase)) > 1
+    """One CJK character (吴 of a name jieba split) or an interjection run (啊啊啊) is not a
+    usable antecedent."""
+    return len(phrase) >= 2 and len(set(phrase)) > 1
 
 
 def _replace_mention(m: Mention, **kw: Any) -> Mention:

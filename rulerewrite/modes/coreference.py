@@ -15,6 +15,7 @@ from rulerewrite.modes.multiturn import (
     ask,
     candidates_question,
     is_question,
+    merge_nested,
     resolved,
     salient,
 )
@@ -54,6 +55,12 @@ class Coreference:
             vals.get("salient", ["topic", "entity", "named", "repeated"])
         )
         self.statement_len = int(vals.get("statement_len", 10_000))
+        self.margin = float(vals.get("margin", 0.75))
+        # 这个费用 / 该产品的价格: a demonstrative before an attribute noun points at the topic
+        # whose attribute it is (个税年度汇算的费用)
+        self.attr_nouns = self.mt.wordset("attribute_nouns") | frozenset(
+            w for _t, ws, _s in self.mt.type_hints for w in ws
+        )
         self.statement_kinds = frozenset(vals.get("statement_salient", ["topic", "entity"]))
 
     def applies(self, state: State) -> bool:
@@ -96,6 +103,8 @@ class Coreference:
         if self._opening_filler(text, ref):
             return state
         bare = ref.source.startswith("rules/") and ref.etype is None  # a bare 这 / 那
+        if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
+            return self._attribute_of(state, d, ref, orig_text)
         if ref.noun and not self.mt.is_category(ref.noun):
             # 这个问题 / 那部分: the demonstrative determines an ordinary noun; resolve only when
             # an antecedent is headed by that very noun (这本书 -> 《三体》 is not knowable)
@@ -115,7 +124,9 @@ class Coreference:
         kinds = self.salient_kinds
         if len(orig_text) > self.statement_len and not is_question(self.mt.parse(orig_text)):
             kinds = self.statement_kinds
-        good = [c for c in cands if salient(c, kinds) and c.score >= self.min_score]
+        good = merge_nested(
+            [c for c in cands if salient(c, kinds) and c.score >= self.min_score], self.margin
+        )
         if not good and kinds is not self.salient_kinds:
             # a narrative statement is read, not searched for its referent: no question back
             return state.note(
@@ -171,6 +182,30 @@ class Coreference:
             )
         end = ref.noun_end if ref.noun else ref.end
         return self._replace(state, ref, good[0], end)
+
+    def _attribute_of(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
+        """这个费用多少 after 个税年度汇算…: 个税年度汇算的费用多少. Only a clear topic is used;
+        otherwise the query is searched as it is (the attribute itself is specific enough)."""
+        cands = self.mt.rank(d, text=orig_text, animacy="nonhuman")
+        good = merge_nested(
+            [c for c in cands if salient(c, self.salient_kinds) and c.score >= self.min_score],
+            self.margin,
+        )
+        if not good or ambiguous(good, d):
+            return state
+        best = good[0]
+        text = state.standalone
+        new = text[: ref.start] + best.mention.text + "的" + text[ref.end :]
+        return resolved(
+            state,
+            "coreference",
+            ref.source,
+            new,
+            best.mention,
+            slot="referent",
+            note=f"{ref.text}{ref.noun} -> {best.mention.text}的{ref.noun} ({best.why})",
+            confidence=0.75,
+        )
 
     def _replace(self, state: State, ref: Ref, best: Candidate, end: int) -> State:
         text = state.standalone

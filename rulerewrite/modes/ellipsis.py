@@ -13,6 +13,7 @@ from rulerewrite.modes.multiturn import (
     MultiTurn,
     ask,
     is_question,
+    merge_nested,
     resolved,
     salient,
 )
@@ -127,16 +128,7 @@ class Ellipsis:
         ]
         # a name inside a longer phrase that scores about as well (S7 in 云栖S7扫地机) is the same
         # referent, not a rival: keep the longer phrase
-        cands = [
-            c
-            for c in cands
-            if not any(
-                c.mention.text != o.mention.text
-                and c.mention.text in o.mention.text
-                and o.score >= c.score - self.margin
-                for o in cands
-            )
-        ]
+        cands = merge_nested(cands, self.margin)
         if not cands:
             return state
         best = cands[0]
@@ -336,7 +328,9 @@ class Ellipsis:
             return None
         prev = _previous_question(d)
         if prev is None:
-            if state.history:
+            content = [t for t in xtoks if kind_of(t.pos, t.text) in ("NOUN", "TIME")]
+            if state.history or len(content) >= 2:
+                # Qdrant备份方案呢 / 护照办理的费用呢: a thing and its aspect, specific enough
                 return state
             return ask(
                 state,

@@ -224,7 +224,8 @@ class MultiTurn:
                     return _ref_with(r, noun=rest, noun_end=t.end)
                 return r
             if t.start >= r.end and text[r.end : t.start].strip() == "":
-                if kind_of(t.pos, t.text) == "NOUN" and t.rel != "root":
+                # 这个费用多少: the noun may be the parse's root when no verb follows
+                if kind_of(t.pos, t.text) == "NOUN" and (t.rel != "root" or t.end < len(text)):
                     return _ref_with(r, noun=t.text, noun_end=t.end)
                 break
         return r
@@ -404,6 +405,13 @@ class MultiTurn:
             elif m.gram in ("subj", "topic"):
                 score += 0.8
                 why.append("subject")
+            if (
+                last_user is not None
+                and m.text in last_user.turn.content
+                and (m.protected or m.etype in NAMED_TYPES)
+            ):
+                score += 1.0  # what the user named outranks what the answer mentions in passing
+                why.append("named by the user")
             elif m.gram == "obj":
                 score += 0.5
                 why.append("object")
@@ -511,9 +519,26 @@ def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> b
             continue
         if any(a.text in s.members and b.text in s.members for s in d.sets()):
             return True
+        if "named by the user" in top.why and "named by the user" not in c.why:
+            continue  # the user asked about it; the answer only mentioned the other in passing
         if a.turn == b.turn and top.score - c.score < margin:
             return True
     return False
+
+
+def merge_nested(cands: list[Candidate], margin: float) -> list[Candidate]:
+    """A name inside a longer candidate that scores about as well (S7 in 云栖S7扫地机,
+    养老年金 in 金福来养老年金) is the same referent, not a rival: keep the longer phrase."""
+    return [
+        c
+        for c in cands
+        if not any(
+            c.mention.text != o.mention.text
+            and c.mention.text in o.mention.text
+            and o.score >= c.score - margin
+            for o in cands
+        )
+    ]
 
 
 def set_rivals(cands: list[Candidate], d: Dialogue) -> list[Candidate]:
