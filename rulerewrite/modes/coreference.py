@@ -191,6 +191,15 @@ class Coreference:
             [c for c in cands if salient(c, self.salient_kinds) and c.score >= self.min_score],
             self.margin,
         )
+        if not good and not state.history:
+            return ask(
+                state,
+                "coreference",
+                ref.source,
+                question=f"请问您问的是哪个项目的{ref.noun}？",
+                missing=("referent",),
+                note=f"{ref.text}{ref.noun}: whose {ref.noun}, with no history",
+            )
         if not good or ambiguous(good, d):
             return state
         best = good[0]

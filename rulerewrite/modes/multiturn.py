@@ -225,7 +225,11 @@ class MultiTurn:
                 return r
             if t.start >= r.end and text[r.end : t.start].strip() == "":
                 # 这个费用多少: the noun may be the parse's root when no verb follows
-                if kind_of(t.pos, t.text) == "NOUN" and (t.rel != "root" or t.end < len(text)):
+                if (
+                    kind_of(t.pos, t.text) == "NOUN"
+                    and (t.rel != "root" or t.end < len(text))
+                    and not _ASKING.search(t.text)  # 这个多久能办好: 多久能办好 is no noun
+                ):
                     return _ref_with(r, noun=t.text, noun_end=t.end)
                 break
         return r
@@ -469,6 +473,7 @@ def _kind(t: Any) -> str:
 
 
 _SPEAKER = re.compile(r"[你我您咱]")
+_ASKING = re.compile(r"多久|多少|多长|什么|怎么|哪|几")
 
 
 _QPART = frozenset({"吗", "么", "呢", "嘛", "?", "？"})
