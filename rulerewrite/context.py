@@ -282,7 +282,7 @@ class ContextAnalyzer:
             if kind_of(head.pos, head.text) != "NOUN":
                 continue
             etype = self.type_of(head.text, head.pos)
-            if etype == "thing":
+            if etype in ("thing", "other"):
                 etype = self.type_by_suffix(phrase) or etype
             src = f"pos:{head.pos}"
             prot = False

@@ -64,6 +64,17 @@ class Ellipsis:
         # phrase both speakers said, or a name; a statement keeps to ``salient``
         self.min_score_question = float(self.mt.values.get("min_score_question", self.min_score))
         self.why_words = self.mt.wordset("bare_why")
+        polite = sorted(
+            {e.text for e in lexicon.entries_of("fw:polite")}
+            | {e.text for e in lexicon.entries_of("fw:filler")},
+            key=len,
+            reverse=True,
+        )
+        self.openers_re = re.compile(
+            "^(?:(?:" + "|".join(re.escape(w) for w in polite) + r")[,，、\s]*)+"
+            if polite
+            else "^$"
+        )
         self.why_max = int(self.mt.values.get("why_max", 16))
         self.question_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_question", [])
@@ -171,6 +182,10 @@ class Ellipsis:
         if best.score < floor:
             return False
         rivals = [c for c in cands[1:] if salient(c, kinds)]
+        if _EXCHANGE in best.why:
+            # the topic the user asked about and the answer took up is not rivalled by what
+            # the answer mentions in passing (财务部 in 由部门经理和财务部审批)
+            rivals = [c for c in rivals if _EXCHANGE in c.why or _BY_USER in c.why]
         return not rivals or best.score - rivals[0].score >= self.margin
 
     # -- completeness ----------------------------------------------------------------------------
@@ -315,10 +330,11 @@ class Ellipsis:
         # (安享一生有没有等待期呢 / 密码老是不对呢): for a clause the answer is None
         xparse = self.mt.parse(x)
         xtoks = [t for t in xparse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
-        if (
-            not xtoks
-            or len(x) > 10
-            or _PERSONAL.search(x)
+        if not xtoks or len(x) > 14 or _PERSONAL.search(x):
+            return None
+        named = self.mt.analyzer.type_by_suffix(x) is not None  # 金禧年金保险: a name
+        if not named and (
+            len(x) > 10
             or any(kind_of(t.pos, t.text) not in _NE_KINDS for t in xtoks)
             or not (
                 kind_of(xtoks[-1].pos, xtoks[-1].text) in ("NOUN", "TIME")
@@ -342,6 +358,8 @@ class Ellipsis:
             )
         head = xtoks[-1]
         xtype = self.mt.analyzer.type_of(head.text, head.pos)
+        if xtype in ("thing", "other"):
+            xtype = self.mt.analyzer.type_by_suffix(x) or xtype  # 长青护理保险 -> product
         norm = self.mt.lexicon.normalizer(x)
         for mm in self.mt.lexicon.match(norm):
             e = mm.first("entity")
@@ -372,6 +390,7 @@ class Ellipsis:
             new = ptext[:at] + x + ptext[at:]
             note = f"{x} inserted into the previous question"
             slot = "modifier"
+        new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
         if new == state.standalone or self.mt.references(new, self.mt.parse(new)):
             return state  # the old question points elsewhere itself (那三者…): not reusable
         mention = Mention(
@@ -390,6 +409,8 @@ class Ellipsis:
 
 
 _SLOT_TYPES = NAMED_TYPES | {"time"}
+_EXCHANGE = "topic of the last exchange"
+_BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
 _SPEAKERS = re.compile(r"[你我您咱]")

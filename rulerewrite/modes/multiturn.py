@@ -31,7 +31,10 @@ HUMAN_TYPES = frozenset({"person", "human"})
 NAMED_TYPES = frozenset(
     {"person", "place", "org", "product", "code", "system", "drug", "plan", "department"}
 )
-UNKNOWN_TYPES = frozenset({"thing", "other"})  # untyped phrases may still name a person
+UNKNOWN_TYPES = frozenset({"thing", "other"})
+ATTRIBUTE_TYPES = frozenset(
+    {"term"}
+)  # dictionary entities that name an attribute (等待期)  # untyped phrases may still name a person
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,9 @@ class MultiTurn:
                 self.words[r.id] = frozenset(str(w) for w in r.get("words"))
             if r.pattern is not None:
                 self.patterns[r.id] = (r.pattern, r.source)
+        self.attribute_heads = sorted(
+            self.words.get("attribute_nouns", frozenset()), key=len, reverse=True
+        )
         self.which = [
             r.pattern for r in lexicon.rules.get("comparison", ()) if r.pattern is not None
         ]
@@ -326,6 +332,43 @@ class MultiTurn:
             etype = self.analyzer.type_of(toks[0].text, toks[0].pos)
         return s, e, phrase, etype
 
+    def _attribute_of(self, phrase: str) -> str:
+        """The attribute noun a longer phrase ends with (报销单据的审批人 -> 审批人), or ''."""
+        for attr in self.attribute_heads:
+            if len(phrase) > len(attr) + 1 and phrase.endswith(attr):
+                return attr
+        return ""
+
+    def _owners(self, mentions: list[Mention]) -> list[Mention]:
+        """For a phrase headed by an attribute noun (报销单据的审批人), the phrase it is an
+        attribute of (报销单据), as a candidate of its own."""
+        have = {m.text for m in mentions}
+        out: list[Mention] = []
+        for m in mentions:
+            attr = self._attribute_of(m.text)
+            if not attr:
+                continue
+            owner = m.text[: -len(attr)].rstrip().removesuffix("的").rstrip()
+            if not long_enough(owner) or owner in have or _SPEAKER.search(owner):
+                continue
+            have.add(owner)
+            etype = self.analyzer.type_by_suffix(owner) or "thing"
+            out.append(
+                Mention(
+                    owner,
+                    owner,
+                    etype,
+                    m.turn,
+                    m.role,
+                    m.gram,
+                    m.start,
+                    m.start + len(owner),
+                    m.order,
+                    m.source,
+                )  # fmt: skip
+            )
+        return out
+
     # -- ranking ---------------------------------------------------------------------------------
 
     def hinted_types(self, text: str) -> list[tuple[str, str]]:
@@ -366,7 +409,13 @@ class MultiTurn:
         mentions += [
             sp for sp in shared if sp.text not in texts and not any(sp.text in e for e in echoed)
         ]
+        mentions += self._owners(mentions)
         texts_by_turn: dict[int, str] = {ti.turn.index: ti.turn.content for ti in d.turns}
+        exchange: tuple[str, str] | None = None
+        if last_user is not None:
+            after = [ti for ti in d.turns if ti.turn.index > last_user.turn.index]
+            if after:
+                exchange = (last_user.turn.content, after[0].turn.content)
         out: list[Candidate] = []
         seen: set[str] = set()
         for m in mentions:
@@ -455,6 +504,15 @@ class MultiTurn:
             if repeats:
                 score += 1.0 * repeats
                 why.append("repeated")
+            if exchange and m.text in exchange[0] and m.text in exchange[1]:
+                score += 1.5  # asked about by the user and taken up by the answer
+                why.append("topic of the last exchange")
+            if self._attribute_of(m.text):
+                score -= 1.5  # 报销单据的审批人: the 报销单据 is what is talked about
+                why.append(f"an attribute ({self._attribute_of(m.text)})")
+            if m.etype in ATTRIBUTE_TYPES:
+                score -= 2.5  # 等待期 / 犹豫期: an attribute of a product, not the product
+                why.append(f"an attribute ({m.etype})")
             score -= 0.1 * m.order
             out.append(Candidate(m, score, ", ".join(why)))
         out.sort(key=lambda c: -c.score)
@@ -462,6 +520,7 @@ class MultiTurn:
 
 
 SHARED = "shared"  # Mention.source of a phrase said in two turns
+_THING_NAMES = frozenset({"product", "system", "drug", "plan"})
 _TOPICAL = frozenset({"NOUN", "OTHER"})
 _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
 
@@ -533,17 +592,41 @@ def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> b
 
 def merge_nested(cands: list[Candidate], margin: float) -> list[Candidate]:
     """A name inside a longer candidate that scores about as well (S7 in 云栖S7扫地机,
-    养老年金 in 金福来养老年金) is the same referent, not a rival: keep the longer phrase."""
-    return [
-        c
-        for c in cands
-        if not any(
-            c.mention.text != o.mention.text
-            and c.mention.text in o.mention.text
-            and o.score >= c.score - margin
+    养老年金 in 金福来养老年金) is the same referent, not a rival: keep the longer phrase. A
+    phrase both speakers said in full (安享一生终身寿险) absorbs the piece the segmenter cut
+    from its end (终身寿险) whatever their scores, and takes the better score; a phrase that
+    only starts with a name (etcd的日志) does not absorb the name."""
+    out: list[Candidate] = []
+    absorbed: dict[str, Candidate] = {}  # wider phrase -> the best part it absorbed
+    for c in cands:
+        wider = [
+            o
             for o in cands
-        )
-    ]
+            if c.mention.text != o.mention.text
+            and c.mention.text in o.mention.text
+            and (
+                o.score >= c.score - margin
+                # the full name both said ends with the piece (安享一生终身寿险 / 终身寿险)
+                or (o.mention.source == SHARED and o.mention.text.endswith(c.mention.text))
+                # a brand inside a product's full name (福满堂 / 福满堂终身寿险)
+                or (o.mention.etype in _THING_NAMES and c.mention.etype not in _THING_NAMES)
+            )
+        ]
+        if not wider:
+            out.append(c)
+            continue
+        host = max(wider, key=lambda o: (o.mention.source == SHARED, o.score))
+        prev = absorbed.get(host.mention.text)
+        if prev is None or c.score > prev.score:
+            absorbed[host.mention.text] = c
+    for i, c in enumerate(out):
+        part = absorbed.get(c.mention.text)
+        if part is not None and part.score > c.score:
+            out[i] = Candidate(
+                c.mention, part.score, f"{c.why}, {part.why} (as {part.mention.text})"
+            )
+    out.sort(key=lambda c: -c.score)
+    return out
 
 
 def set_rivals(cands: list[Candidate], d: Dialogue) -> list[Candidate]:
