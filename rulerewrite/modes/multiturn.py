@@ -365,7 +365,7 @@ class MultiTurn:
                     m.start + len(owner),
                     m.order,
                     m.source,
-                )  # fmt: skip
+                )
             )
         return out
 
