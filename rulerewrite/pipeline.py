@@ -16,7 +16,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulerewrite.config import RewriterConfig
 from rulerewrite.context import Turn
@@ -29,6 +29,22 @@ from rulerewrite.text.normalize import NormText
 
 # every mode but expand changes the query itself (expand only adds variants)
 STRUCTURAL = tuple(m for m in MODE_ORDER if m != "expand")
+
+
+class Checklist(NamedTuple):
+    """The checklist's verdict on a query text: its normalisation and dictionary hits, the cheap
+    features, the precise pattern that matched it (never rewritten) and the ids of the modes whose
+    ``applies`` holds before any mode ran (empty: zero-rewrite)."""
+
+    norm: NormText
+    matches: tuple[Match, ...]
+    features: Features
+    precise_rule: str | None
+    candidates: frozenset[str]
+    note: Step | None  # the trace line of a precise query
+
+
+_PRECISE_NOTE = "precise query: never rewritten"
 
 
 class Pipeline:
@@ -48,6 +64,9 @@ class Pipeline:
         # history, for the guards): memoised per distinct text, since query logs repeat a lot.
         self._protected = functools.lru_cache(maxsize=4096)(self._protected_uncached)
         self._analysis = functools.lru_cache(maxsize=16384)(self._analysis_uncached)
+        # The checklist of a query depends on its text and on whether there is a history (no
+        # mode's ``applies`` reads the history's content): memoised per (text, has_history).
+        self._checklist = functools.lru_cache(maxsize=16384)(self._checklist_uncached)
 
     def _protected_uncached(self, norm_text: str, history: tuple[str, ...]) -> Protected:
         matches = self.lexicon.match(self.lexicon.normalizer(norm_text))
@@ -65,6 +84,16 @@ class Pipeline:
     # -- stage 1 + 2 --------------------------------------------------------------------------
 
     def initial_state(self, query: str, history: tuple[Turn, ...]) -> State:
+        """The state before any mode ran (with the checklist's note on a precise query)."""
+        ck = self._checklist(query, bool(history))
+        state = State.start(query, ck.norm, ck.matches, ck.features, history)
+        if ck.note is not None:
+            state = state.evolve(trace=(ck.note,))
+        return state
+
+    def _checklist_uncached(self, query: str, has_history: bool) -> Checklist:
+        """One automaton pass, the cheap features, the precise patterns and every mode's
+        ``applies`` on the state before any mode ran: the modes that can act on the query."""
         norm = self.lexicon.normalizer(query)
         matches = self.lexicon.match_tuple(norm)
         kinds = frozenset({e.kind for m in matches for e in m.entries})
@@ -75,12 +104,20 @@ class Pipeline:
             question_marks=text.count("?"),
             length=len(text),
             precise=precise_rule is not None,
-            has_history=bool(history),
+            has_history=has_history,
         )
-        state = State.start(query, norm, matches, feats, history)
+        note: Step | None = None
         if precise_rule is not None:
-            state = state.note("checklist", precise_rule, "precise query: never rewritten")
-        return state
+            candidates: frozenset[str] = frozenset()
+            # the trace line ``State.note`` would add
+            note = Step("checklist", precise_rule, query, query, None, "info", _PRECISE_NOTE)
+        else:
+            # applies reads the text and the features only, never the history's content: one
+            # empty stand-in history of the same truth value gives the same answers
+            stand_in = (Turn(0, "user", ""),) if has_history else ()
+            state = State.start(query, norm, matches, feats, stand_in)
+            candidates = frozenset(m.id for m in self.modes if m.applies(state))
+        return Checklist(norm, matches, feats, precise_rule, candidates, note)
 
     def _precise(self, text: str) -> str | None:
         if len(text) > 48:
@@ -93,14 +130,21 @@ class Pipeline:
         return None
 
     def run(self, query: str, history: tuple[Turn, ...]) -> RewriteResult:
-        state = self.initial_state(query, history)
-        if state.features.precise:
-            return self._finish(state)
-        # each mode's cheap ``applies`` is the checklist; none true -> the loop changes nothing and
-        # the query returns untouched (a separate any() pre-pass would run every applies twice)
+        ck = self._checklist(query, bool(history))
+        if not ck.candidates:
+            # a precise query, or no mode can act: the query returns untouched
+            return self._zero(query, ck)
+        state = State.start(query, ck.norm, ck.matches, ck.features, history)
+        # the checklist answered ``applies`` for the state before any mode ran; once a mode has
+        # changed the state, each later mode asks its own ``applies`` on the new state
+        first = state
+        candidates = ck.candidates
         prot: Protected | None = None
         for m in self.modes:
-            if not m.applies(state):
+            if state is first:
+                if m.id not in candidates:
+                    continue
+            elif not m.applies(state):
                 continue
             new = m(state)
             if new is state:
@@ -155,6 +199,32 @@ class Pipeline:
         )
 
     # -- stage 4: assemble ----------------------------------------------------------------------
+
+    def _zero(self, query: str, ck: Checklist) -> RewriteResult:
+        """:meth:`_finish` of the untouched state, without building it: what the pipeline
+        returns when the checklist finds no mode to run (tests/test_checklist_fastpath.py
+        compares the two on every golden case and a sample of the benchmark log)."""
+        label, cached_hints, kept = self._analysis(ck.norm.text, query)
+        return build_result(
+            query,  # original_query
+            query,  # standalone
+            "search",  # decision
+            None,  # clarification
+            (),  # missing_fields
+            False,  # rewrite_skipped
+            (),  # modes
+            label,  # intent
+            dict(cached_hints),  # filter_hints (the memoised dict is never handed out)
+            1.0,  # confidence
+            False,  # escalate
+            (Query(query, "original"),),  # queries
+            (),  # rewritten_queries
+            kept,  # must_keep_entities
+            (),  # conditions
+            (),  # resolved_context
+            (),  # assumptions
+            () if ck.note is None else (ck.note,),  # trace: the precise pattern's note
+        )
 
     def _finish(self, state: State) -> RewriteResult:
         label, cached_hints, kept = self._analysis(state.norm.text, state.query)

@@ -4,6 +4,11 @@ A mode is a small class registered by id with :func:`mode`. It is built once per
 (``__init__(lexicon, config)``: compile what it needs) and called per query:
 ``applies(state)`` is a cheap check the checklist runs, ``__call__(state)`` returns a new state.
 Modes never mutate a state; :meth:`State.evolve` returns a changed copy.
+
+``applies`` must depend only on the state's texts (``query``, ``standalone``, ``norm``), its
+``matches`` and its ``features`` (``features.has_history``, never the history's content): the
+pipeline memoises its answers on the untouched state per (query text, has history)
+(``Pipeline._checklist``; tests/test_checklist_fastpath.py checks the agreement).
 """
 
 from __future__ import annotations
