@@ -334,7 +334,7 @@ class Ellipsis:
             return None
         named = self.mt.analyzer.type_by_suffix(x) is not None  # 金禧年金保险: a name
         if not named and (
-            len(x) > 10
+            len(xtoks) > 4  # a clause, not a name (华为Watch GT4 is two tokens)
             or any(kind_of(t.pos, t.text) not in _NE_KINDS for t in xtoks)
             or not (
                 kind_of(xtoks[-1].pos, xtoks[-1].text) in ("NOUN", "TIME")
