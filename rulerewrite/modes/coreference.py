@@ -136,7 +136,7 @@ class Coreference:
             # a bare 这/那 points only at a name, an entity, or the conversation's topic (a
             # topic frame such as 你知道X吗, or a phrase both speakers said)
             if good and (_strong(good[0]) or salient(good[0], _TOPICS)):
-                return self._replace(state, ref, good[0], ref.end)
+                return self._replace(state, ref, good[0], ref.noun_end if ref.noun else ref.end)
             return state
         if not good and ref.noun:
             # 这个保险能退吗 / 这款手机多少钱 with nothing to point at: the noun still says what
