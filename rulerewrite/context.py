@@ -198,6 +198,12 @@ class ContextAnalyzer:
                 self.set_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
         self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
+        self._suffix_type = dict(reversed(self.type_suffixes))  # first listed wins a tie
+        self._suffix_re = re.compile(
+            "(?:" + "|".join(re.escape(w) for w, _t in self.type_suffixes) + ")$"
+            if self.type_suffixes
+            else "(?!)"
+        )
         norm = lexicon.normalizer
         self.chitchat_words = sorted(
             {norm(e.text).text for e in lexicon.entries_of("fw:chitchat")}
@@ -387,10 +393,10 @@ class ContextAnalyzer:
     def type_by_suffix(self, phrase: str) -> str | None:
         """The type a phrase's ending gives it (…医疗险 -> product), if any; at least two
         characters must come before the suffix (险 alone or 保险 alone is no product name)."""
-        for suf, etype in self.type_suffixes:
-            if phrase.endswith(suf) and len(phrase) - len(suf) >= 2:
-                return etype
-        return None
+        m = self._suffix_re.search(phrase)
+        if m is None or len(phrase) - len(m.group()) < 2:
+            return None
+        return self._suffix_type[m.group()]
 
     def type_of(self, head: str, pos: str) -> str:
         if _CODE.fullmatch(head):

@@ -109,6 +109,12 @@ class MultiTurn:
         self.attribute_heads = sorted(
             self.words.get("attribute_nouns", frozenset()), key=len, reverse=True
         )
+        # the longest attribute noun a phrase ends with, in one regex search
+        self._attr_end = re.compile(
+            "(?:" + "|".join(re.escape(a) for a in self.attribute_heads) + ")$"
+            if self.attribute_heads
+            else "(?!)"
+        )
         self.which = [
             r.pattern for r in lexicon.rules.get("comparison", ()) if r.pattern is not None
         ]
@@ -334,10 +340,10 @@ class MultiTurn:
 
     def _attribute_of(self, phrase: str) -> str:
         """The attribute noun a longer phrase ends with (报销单据的审批人 -> 审批人), or ''."""
-        for attr in self.attribute_heads:
-            if len(phrase) > len(attr) + 1 and phrase.endswith(attr):
-                return attr
-        return ""
+        m = self._attr_end.search(phrase)
+        if m is None or len(phrase) <= len(m.group()) + 1:
+            return ""
+        return m.group()
 
     def _owners(self, mentions: list[Mention]) -> list[Mention]:
         """For a phrase headed by an attribute noun (报销单据的审批人), the phrase it is an
