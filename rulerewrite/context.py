@@ -315,6 +315,7 @@ class ContextAnalyzer:
                 or _PRONOUNISH.fullmatch(phrase)
                 or _PERSONAL.search(phrase)
                 or phrase[-1] in "没不也都还就吗呢了"
+                or (len(phrase) <= 2 and phrase[-1] in "的啊呀")  # 我喜欢是的: a reply
                 or phrase.startswith(("有人", "没人", "谁"))
             ):
                 continue  # 你知道我在哪吗: a question about the speakers, not a topic

@@ -204,7 +204,8 @@ class Coreference:
             return state
         best = good[0]
         text = state.standalone
-        new = text[: ref.start] + best.mention.text + "的" + text[ref.end :]
+        de = "" if best.mention.text.endswith("的") else "的"
+        new = text[: ref.start] + best.mention.text + de + text[ref.end :]
         return resolved(
             state,
             "coreference",

@@ -158,7 +158,8 @@ class Ellipsis:
                 best = objs[0]
         filler = best.mention.text
         if kind == "subject" and self._attribute_first(parse, pos):
-            filler += "的"  # 作者是谁 -> 三体的作者是谁
+            # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的)
+            filler += "" if filler.endswith("的") else "的"
         new = text[:pos] + filler + text[pos:]
         src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
         return resolved(

@@ -442,6 +442,9 @@ class MultiTurn:
                     and m.gram == "topic"
                     and (m.source.startswith("rules/") or m.source == SHARED)
                 )
+                # a Latin word the dictionaries do not know may name a person (tony, Ellie
+                # goulding) as well as a product
+                and not (_LATIN_NAME.fullmatch(m.text) and not m.protected)
             ):
                 continue  # 他/她: a person, or the topic a topic frame introduced (你知道X吗)
             if animacy == "nonhuman" and human:
@@ -538,6 +541,7 @@ def _kind(t: Any) -> str:
 
 
 _SPEAKER = re.compile(r"[你我您咱]")
+_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z .'-]*")
 _ASKING = re.compile(r"多久|多少|多长|什么|怎么|哪|几")
 
 
