@@ -309,6 +309,9 @@ class ContextAnalyzer:
                 continue
             s, e = fm.span("topic")
             phrase = text[s:e].strip()
+            q = _TRAILING_Q.search(phrase)
+            if q is not None and q.start() >= 2:
+                phrase = phrase[: q.start()]  # 我喜欢罗胜南怎么办: the topic is 罗胜南
             if (
                 len(phrase) < 2
                 or phrase in self.non_entity
@@ -316,6 +319,7 @@ class ContextAnalyzer:
                 or _PERSONAL.search(phrase)
                 or phrase[-1] in "没不也都还就吗呢了"
                 or (len(phrase) <= 2 and phrase[-1] in "的啊呀")  # 我喜欢是的: a reply
+                or phrase[0] in "啊呀哦嗯哈吧了的呢吗很太"  # 知道啊很有名: an answer, not a title
                 or phrase.startswith(("有人", "没人", "谁"))
             ):
                 continue  # 你知道我在哪吗: a question about the speakers, not a topic
@@ -421,6 +425,7 @@ _PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢�
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
 _MEASURE = frozenset("个些位只条")
+_TRAILING_Q = re.compile(r"(?:怎么办|怎么样|咋办|咋整|好不好|行不行|对不对)$")
 _QWORD = re.compile(r"多少|什么|哪|谁|几|啥|怎")
 _PRONOUNISH = re.compile(r"[你我他她它您咱]们?|这个|那个|这|那|什么|啥|谁")
 

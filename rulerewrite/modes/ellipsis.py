@@ -224,10 +224,11 @@ class Ellipsis:
         if (
             rest
             and rest[-1][1] == "VERB"
-            and rest[-1][0].text in self.dangling
+            and self._dangles(rest[-1][0].text)
             and all(k == "ADV" for _t, k in rest[:-1])
         ):
-            return "object", rest[-1][0].end  # 知道 / 不知道 / 也喜欢吗: a bare verb answer
+            # 知道 / 不知道 / 也喜欢吗: a bare verb answer
+            return "object", _after_aspect(toks, toks.index(rest[-1][0]))
         if not has_nominal_subject:
             root = parse.root
             if (
@@ -257,11 +258,15 @@ class Ellipsis:
         if (
             j >= 0
             and kinds[j] == "VERB"
-            and toks[j].text in self.dangling
+            and self._dangles(toks[j].text)
             and len(parse.text) <= self.short_len
         ):
-            return "object", toks[j].end
+            return "object", _after_aspect(toks, j)
         return None
+
+    def _dangles(self, word: str) -> bool:
+        """A transitive verb that can end a query without its object (看 / 看过 / 买了)."""
+        return word in self.dangling or (word[-1:] in "了过着" and word[:-1] in self.dangling)
 
     def _attribute_first(self, parse: Parse, pos: int) -> bool:
         """The query opens (at ``pos``) with an attribute noun followed by 是: 作者是谁."""
@@ -416,6 +421,17 @@ _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
 _SPEAKERS = re.compile(r"[你我您咱]")
 _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
+
+
+def _after_aspect(toks: list[Any], j: int) -> int:
+    """Where an object goes after the verb ``toks[j]``: after its aspect particle (读过 + 飘)."""
+    if (
+        j + 1 < len(toks)
+        and toks[j + 1].text in ("了", "过", "着")
+        and toks[j + 1].start == toks[j].end
+    ):
+        return int(toks[j + 1].end)
+    return int(toks[j].end)
 
 
 def _is_pronounish(m: Mention) -> bool:
