@@ -233,41 +233,21 @@ class Pipeline:
             label, hints = state.intent, state.filter_hints or hints
         must_keep = state.must_keep or kept
         original = state.query
-        if state.decision == "ask_user":
+        asks = state.decision == "ask_user"
+        if asks or (state.standalone == original and not state.subqueries and not state.variants):
+            # only the original goes out: the user is asked, or nothing changed (zero-rewrite)
             return build_result(
                 original,  # original_query
                 original,  # standalone
-                "ask_user",  # decision
-                state.clarification,
+                "ask_user" if asks else "search",  # decision
+                state.clarification if asks else None,
                 state.missing_fields,
                 state.rewrite_skipped,
-                state.modes,
+                state.modes if asks else (),  # modes: nothing changed the query
                 label,  # intent
                 hints,  # filter_hints
                 state.confidence,
-                True,  # escalate
-                (Query(original, "original"),),  # queries
-                (),  # rewritten_queries
-                must_keep,  # must_keep_entities
-                state.conditions,
-                state.resolved_context,
-                state.assumptions,
-                state.trace,
-            )
-        if state.standalone == original and not state.subqueries and not state.variants:
-            # nothing beyond the original goes to retrieval (the zero-rewrite path)
-            return build_result(
-                original,  # original_query
-                original,  # standalone
-                "search",  # decision
-                None,  # clarification
-                state.missing_fields,
-                state.rewrite_skipped,
-                (),  # modes: nothing changed
-                label,  # intent
-                hints,  # filter_hints
-                state.confidence,
-                state.rewrite_skipped or state.confidence < 0.5,  # escalate
+                asks or state.rewrite_skipped or state.confidence < 0.5,  # escalate
                 (Query(original, "original"),),  # queries
                 (),  # rewritten_queries
                 must_keep,  # must_keep_entities

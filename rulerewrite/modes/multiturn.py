@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -85,7 +86,9 @@ class MultiTurn:
             shared[key] = analyzer
         self.analyzer = analyzer
         self._refs = lru_cache(maxsize=4096)(self._references)
-        self._shared = lru_cache(maxsize=4096)(self._shared_spans)
+        # the candidate pool of a window (its mentions, shared spans, owners of attributes),
+        # built once per distinct window and reused by every mode and every reference
+        self._pools: OrderedDict[tuple[tuple[int, str, str], ...], _Pool] = OrderedDict()
         self.parser = self.analyzer.parser
         self.type_hints: list[tuple[str, tuple[str, ...], str]] = []
         self.words: dict[str, frozenset[str]] = {}
@@ -260,10 +263,6 @@ class MultiTurn:
         """Phrases said in two turns of the window (易烊千玺 in 我要聊易烊千玺 and
         易烊千玺嗓音很棒): the conversation's topic, found without the segmenter, so names it
         does not know still count. Each is a ``topic`` mention of the later turn."""
-        return list(self._shared(tuple((ti.turn.index, ti.turn.role) for ti in d.turns), d))
-
-    def _shared_spans(self, key: tuple[tuple[int, str], ...], d: Dialogue) -> tuple[Mention, ...]:
-        del key  # the cache key; ``d`` carries the same turns
         tis = list(d.turns)
         out: dict[str, Mention] = {}
         for j in range(len(tis) - 1, 0, -1):
@@ -291,7 +290,7 @@ class MultiTurn:
                     0,
                     SHARED,
                 )
-        return tuple(out.values())
+        return list(out.values())
 
     def _topic_span(self, ti: Any, s: int, e: int) -> tuple[int, int, str, str] | None:
         """The shared stretch ``[s, e)`` of a turn trimmed to whole tokens and checked to be
@@ -375,6 +374,35 @@ class MultiTurn:
             )
         return out
 
+    def _pool(self, d: Dialogue) -> _Pool:
+        """The window's candidates and the phrases credited as repeated, once per window."""
+        key = tuple((ti.turn.index, ti.turn.role, ti.turn.content) for ti in d.turns)
+        pool = self._pools.get(key)
+        if pool is not None:
+            self._pools.move_to_end(key)
+            return pool
+        mentions = d.mentions()
+        shared = self.shared_spans(d)
+        # a shared stretch that ends a longer phrase of its turn (交响曲 of 命运交响曲: the same
+        # head) credits that phrase; one that only modifies it (葛屿舟 of 葛屿舟演技) or that no
+        # phrase covers (an unknown name) becomes a candidate itself
+        echoed = frozenset(
+            m.text
+            for m in mentions
+            for sp in shared
+            if sp.turn == m.turn and m.text.endswith(sp.text) and m.start <= sp.start
+        )
+        texts = {m.text for m in mentions}
+        mentions += [
+            sp for sp in shared if sp.text not in texts and not any(sp.text in e for e in echoed)
+        ]
+        mentions += self._owners(mentions)
+        pool = (tuple(mentions), echoed)
+        self._pools[key] = pool
+        if len(self._pools) > 4096:
+            self._pools.popitem(last=False)
+        return pool
+
     # -- ranking ---------------------------------------------------------------------------------
 
     def hinted_types(self, text: str) -> list[tuple[str, str]]:
@@ -400,22 +428,7 @@ class MultiTurn:
         hints = {t for t, _ in self.hinted_types(text)}
         turns = [ti.turn.index for ti in d.turns]
         last_user = d.last_user()
-        mentions = d.mentions()
-        shared = self.shared_spans(d)
-        # a shared stretch that ends a longer phrase of its turn (交响曲 of 命运交响曲: the same
-        # head) credits that phrase; one that only modifies it (葛屿舟 of 葛屿舟演技) or that no
-        # phrase covers (an unknown name) becomes a candidate itself
-        echoed = {
-            m.text
-            for m in mentions
-            for sp in shared
-            if sp.turn == m.turn and m.text.endswith(sp.text) and m.start <= sp.start
-        }
-        texts = {m.text for m in mentions}
-        mentions += [
-            sp for sp in shared if sp.text not in texts and not any(sp.text in e for e in echoed)
-        ]
-        mentions += self._owners(mentions)
+        mentions, echoed = self._pool(d)
         texts_by_turn: dict[int, str] = {ti.turn.index: ti.turn.content for ti in d.turns}
         exchange: tuple[str, str] | None = None
         if last_user is not None:
@@ -529,6 +542,7 @@ class MultiTurn:
 
 
 SHARED = "shared"  # Mention.source of a phrase said in two turns
+_Pool = tuple[tuple[Mention, ...], frozenset[str]]
 _THING_NAMES = frozenset({"product", "system", "drug", "plan"})
 _TOPICAL = frozenset({"NOUN", "OTHER"})
 _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
@@ -545,16 +559,17 @@ _LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z .'-]*")
 _ASKING = re.compile(r"多久|多少|多长|什么|怎么|哪|几")
 
 
-_QPART = frozenset({"吗", "么", "呢", "嘛", "?", "？"})
+_QEND = ("吗", "么", "呢", "?", "？")
 
 
 def is_question(parse: Parse) -> bool:
-    """A question: a question word, or a final question particle / question mark."""
-    toks = [t for t in parse.tokens if t.text.strip()]
+    """A question: a final question particle / question mark (嘛 only as a word of its own), or
+    a question word."""
+    toks = [t.text for t in parse.tokens if t.text.strip()]
     return bool(toks) and (
-        toks[-1].text in _QPART
-        or parse.text.rstrip().endswith(("吗", "么", "呢", "?", "？"))
-        or any(is_question_word(t.text) for t in toks)
+        parse.text.rstrip().endswith(_QEND)
+        or toks[-1] == "嘛"
+        or any(is_question_word(t) for t in toks)
     )
 
 
