@@ -114,6 +114,10 @@ class Comparison:
             value = _join(members)
             if ref.text.endswith("都"):
                 value += "都"  # 两个都需要 -> A和B都需要
+        if self.mt.references(value, self.mt.parse(value)):
+            # a member that itself holds a reference (三者AirPods Max) would leave one behind:
+            # rewriting the result again would change it again
+            return state.note("comparison", ref.source, f"{ref.text}: the set refers elsewhere")
         end = ref.noun_end if ref.noun and ref.noun in ("个", "款", "种") else ref.end
         new = text[: ref.start] + value + text[end:]
         return resolved(
