@@ -76,6 +76,12 @@ def test_coordination_keeps_members_in_order(parser: BuiltinParser) -> None:
     assert phrases(p2)[:2] == ["A款", "B款"]
 
 
+@pytest.mark.parametrize("text", ["冷感不是噱头", "年假但是病假不行", "价格因为品牌不同"])
+def test_non_coordinating_conjunctions_make_no_set(parser: BuiltinParser, text: str) -> None:
+    # jieba tags 不是 / 但是 / 因为 as conjunctions; only 和 / 与 / 、 / 或 … coordinate
+    assert not [t for t in parser.parse(text).tokens if t.rel == "coo"]
+
+
 def test_question_particles_and_words(parser: BuiltinParser) -> None:
     p = parser.parse("你认识勒布朗詹姆斯吗")
     assert rels(p)["吗"] == "q"

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rulerewrite.context import Dialogue, Mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
-from rulerewrite.modes.multiturn import MultiTurn, Ref, ask, resolved
+from rulerewrite.modes.multiturn import (
+    HUMAN_TYPES,
+    MultiTurn,
+    Ref,
+    ask,
+    is_question,
+    resolved,
+)
+from rulerewrite.text.builtin_parser import kind_of
+from rulerewrite.text.parse import Parse
 
 _ORDINAL = {"first": 0, "second": 1, "third": 2, "last": -1}
 _NAMED = ("person", "place", "org", "product", "code")
+# 6号 / 34号 / 817: a date or a number said in two turns is no pair of compared things
+_NUMERIC = re.compile(r"[\d一二三四五六七八九十两]+[号月日天点个次岁]?")
 
 
 @mode("comparison")
@@ -59,6 +71,8 @@ class Comparison:
             return state
         if not (any(w in text for w in self.cmp_words) or self.mt.asks_which(text)):
             return state
+        if not is_question(parse):
+            return state  # 看情况不同和材料的选择: a statement, not a comparison to complete
         # a bare comparison: the query itself must not name two things already
         named = [m for m in state.matches if m.first("entity") is not None]
         own_set = any(t.rel == "coo" for t in parse.tokens)
@@ -68,6 +82,10 @@ class Comparison:
         if group is None:
             return state
         members, anchor = group
+        noun = self._which_noun(text, parse)
+        said = " ".join(ti.turn.content for ti in d.turns if ti.turn.index == anchor.turn)
+        if noun and not (anchor.protected or noun in said):
+            return state  # 哪个学校的 after 6号 … 34号: the choice is among schools, not them
         joined = _join(members)
         if joined in text:
             return state
@@ -83,9 +101,28 @@ class Comparison:
             note=f"comparison over {joined}",
         )
 
+    def _which_noun(self, text: str, parse: Parse) -> str:
+        """The noun a which-word determines (哪个**学校**的, 哪款**手机**), '' when the choice
+        is adjectival (哪个更便宜, 哪个好)."""
+        m = next((mm for p in self.mt.which for mm in [p.search(text)] if mm), None)
+        if m is None:
+            return ""
+        for t in parse.tokens:
+            if t.start >= m.end() and t.text.strip():
+                return t.text if kind_of(t.pos, t.text) == "NOUN" else ""
+        return ""
+
     def _ref(self, state: State, d: Dialogue, ref: Ref) -> State:
         text = state.standalone
-        group = _latest_set(d)
+        if (
+            ref.kind == "demonstrative"
+            and ref.noun
+            and not ref.count
+            and not self.mt.is_category(ref.noun)
+            and ref.noun not in ("个", "款", "种")
+        ):
+            return state  # 那些激光去过唇毛的妞儿们: 那些 determines a new noun phrase, no set
+        group = _latest_set(d, animacy=ref.animacy)
         if group is None:
             return ask(
                 state,
@@ -137,9 +174,12 @@ def _join(members: tuple[str, ...]) -> str:
     return "、".join(members[:-1]) + "和" + members[-1]
 
 
-def _latest_set(d: Dialogue) -> tuple[tuple[str, ...], Mention] | None:
+def _latest_set(
+    d: Dialogue, *, animacy: str | None = None
+) -> tuple[tuple[str, ...], Mention] | None:
     """The most recent coordinated set; else the two most recent distinct named mentions of one
-    type said in different turns (A 怎么样 … B 呢 … 这两个哪个好)."""
+    type said in different turns (A 怎么样 … B 呢 … 这两个哪个好), persons (or organisations)
+    for 他们, no persons for 它们, never bare numbers or dates."""
     for ti in reversed(d.turns):
         for m in ti.mentions:
             if m.is_set:
@@ -147,6 +187,11 @@ def _latest_set(d: Dialogue) -> tuple[tuple[str, ...], Mention] | None:
     named: list[Mention] = []
     for m in d.mentions():
         if m.is_set or not (m.protected or m.etype in _NAMED):
+            continue
+        if _NUMERIC.fullmatch(m.text):
+            continue
+        human = m.etype in HUMAN_TYPES or m.etype == "org"
+        if (animacy == "human" and not human) or (animacy == "nonhuman" and m.etype in HUMAN_TYPES):
             continue
         if not m.protected and m.role != "user":
             continue  # an assistant's passing mention (用 EXPIRE 命令) is not a compared thing

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulerewrite.lexicon import Lexicon, Rule
+from rulerewrite.lexicon import Lexicon, Match, Rule
 from rulerewrite.modes.base import State, mode
 from rulerewrite.result import Step
 
@@ -32,7 +32,17 @@ class Rhetorical:
         self.lexicon = lexicon
         self.forms: dict[str, str] = {}
         self.rules: list[Rule] = []
+        self.service_kinds: frozenset[str] = frozenset({"entity", "alias", "canonical"})
+        self.service_skip: frozenset[str] = frozenset()
+        self.service_min_len = 1
+        self.service_turns = 6
         for r in lexicon.rules.get("rhetorical", ()):
+            if r.id == "service_talk":
+                self.service_kinds = frozenset(map(str, r.get("kinds") or self.service_kinds))
+                self.service_skip = frozenset(map(str, r.get("skip_etypes") or ()))
+                self.service_min_len = int(r.get("min_len") or 1)
+                self.service_turns = int(r.get("turns") or 6)
+                continue
             forms = r.get("forms")
             if isinstance(forms, dict):
                 self.forms.update({str(k): str(v) for k, v in forms.items()})
@@ -92,15 +102,28 @@ class Rhetorical:
         )
 
     def _service_talk(self, state: State) -> bool:
-        """Does the query or the recent conversation use a domain pack's term (退保, 发货,
-        Kubernetes ...)? A chat with none of them is open-domain small talk."""
-        if any(e.pack != "general" for m in state.matches for e in m.entries):
+        """Does the query or the last exchange use a domain pack's term (退保, 发货,
+        Kubernetes ...; kinds, skipped entity types and window from the ``service_talk`` rule)?
+        A chat with none of them is open-domain small talk."""
+        if any(self._domain_term(m) for m in state.matches):
             return True
-        for turn in state.history[-6:]:
-            for m in self.lexicon.match(self.lexicon.normalizer(turn.content)):
-                if any(e.pack != "general" for e in m.entries):
-                    return True
+        for turn in state.history[-self.service_turns :]:
+            if any(
+                self._domain_term(m)
+                for m in self.lexicon.match(self.lexicon.normalizer(turn.content))
+            ):
+                return True
         return False
+
+    def _domain_term(self, m: Match) -> bool:
+        if m.end - m.start < self.service_min_len:
+            return False
+        return any(
+            e.pack != "general"
+            and e.kind in self.service_kinds
+            and e.etype not in self.service_skip
+            for e in m.entries
+        )
 
     def _rewrite_clause(self, clause: str, fired: list[Rule], dropped: set[str]) -> str | None:
         if self.trigger is None or not self.trigger.search(clause):

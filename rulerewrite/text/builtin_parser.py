@@ -64,15 +64,20 @@ QUESTION_WORDS = frozenset(
         "啥时候",
     ]
 )
+_VAGUE_UNITS = frozenset("十百千万亿")
 _QUESTION_PREFIXES = ("什么", "怎么", "多少", "哪", "为什么", "为啥", "啥", "咋", "多久", "几")
 
 
 def is_question_word(text: str) -> bool:
-    """A question word, or a token jieba glued onto one (什么时候发 / 多少钱)."""
+    """A question word, or a token jieba glued onto one (什么时候发 / 多少钱); 几千 / 几十 are
+    vague amounts (几千到几万不等), not questions."""
+    if text.startswith("几") and text[1:2] in _VAGUE_UNITS:
+        return False
     return text in QUESTION_WORDS or text.startswith(_QUESTION_PREFIXES)
 
 
-CONJ_WORDS = frozenset({"和", "与", "及", "以及", "跟", "或", "或者", "还是", "、"})
+# coordinators only: jieba also tags 不是 / 但是 / 因为 as conjunctions (冷感不是噱头 is no set)
+CONJ_WORDS = frozenset({"和", "与", "及", "以及", "跟", "或", "或者", "或是", "还是", "、"})
 # words jieba tags as nouns that act as predicates after a modal or question adverb
 _MODAL_BEFORE = frozenset({"怎么", "如何", "能", "可以", "要", "会", "能不能", "可不可以", "咋"})
 
@@ -339,7 +344,7 @@ def _attach(words: list[str], kinds: list[str]) -> tuple[list[int], list[str]]:
         _a1, b1 = nps[k - 1]
         a2, b2 = nps[k]
         gap = [g for g in range(b1, a2) if words[g].strip()]
-        if len(gap) == 1 and (words[gap[0]] in CONJ_WORDS or kinds[gap[0]] == "CONJ"):
+        if len(gap) == 1 and words[gap[0]] in CONJ_WORDS:
             first = _coord_first(k - 1, nps, words, kinds)
             heads[b2 - 1], rels[b2 - 1] = first, "coo"
             heads[gap[0]], rels[gap[0]] = b2 - 1, "cc"
@@ -382,7 +387,7 @@ def _coord_first(k: int, nps: list[tuple[int, int]], words: list[str], kinds: li
     while k > 0:
         b_prev = nps[k - 1][1]
         gap = [g for g in range(b_prev, nps[k][0]) if words[g].strip()]
-        if len(gap) == 1 and (words[gap[0]] in CONJ_WORDS or kinds[gap[0]] == "CONJ"):
+        if len(gap) == 1 and words[gap[0]] in CONJ_WORDS:
             k -= 1
         else:
             break
