@@ -435,6 +435,7 @@ class MultiTurn:
             after = [ti for ti in d.turns if ti.turn.index > last_user.turn.index]
             if after:
                 exchange = (last_user.turn.content, after[0].turn.content)
+        junk = self.patterns.get("not_antecedent", (None, ""))[0]
         out: list[Candidate] = []
         seen: set[str] = set()
         for m in mentions:
@@ -442,6 +443,8 @@ class MultiTurn:
                 continue
             if not m.protected and _SPEAKER.search(m.text):
                 continue  # 我的计划 / 问我手中的宝剑: about the speakers, not the topic
+            if not m.protected and junk is not None and junk.match(m.text):
+                continue  # 78 / so / 一下好像是: a fragment, not a thing (not_antecedent)
             if plural != m.is_set:
                 continue
             if etype is not None and m.etype != etype:
