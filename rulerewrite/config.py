@@ -18,6 +18,10 @@ class RewriterConfig:
     - ``modes``: ids of the modes to run (None = all registered).
     - ``reference_date``: "today" for relative dates (None = the real today).
     - ``parser``: syntax backend, ``builtin`` or ``hanlp``; ``hanlp_model``: identifier or folder.
+    - ``unknown_referent``: what a demonstrative with a kind noun (这款手机 / 这个药) does when
+      the conversation has nothing it can point at: ``ask`` (default) asks which one is meant;
+      ``search`` searches the kind generically, records the open referent and lowers the
+      confidence (for callers that prefer an answer to a question).
     """
 
     max_queries: int = 4
@@ -28,6 +32,7 @@ class RewriterConfig:
     reference_date: _dt.date | None = None
     parser: str = "builtin"
     hanlp_model: str | None = None
+    unknown_referent: str = "ask"
 
     def __post_init__(self) -> None:
         for name in ("max_queries", "max_subqueries", "max_length", "window"):
@@ -36,6 +41,10 @@ class RewriterConfig:
                 raise ValueError(f"[RR210] {name} must be a positive integer, got {v!r}")
         if self.parser not in ("builtin", "hanlp"):
             raise ValueError(f"[RR211] parser must be 'builtin' or 'hanlp', got {self.parser!r}")
+        if self.unknown_referent not in ("ask", "search"):
+            raise ValueError(
+                f"[RR212] unknown_referent must be 'ask' or 'search', got {self.unknown_referent!r}"
+            )
 
     def today(self) -> _dt.date:
         return self.reference_date or _dt.date.today()

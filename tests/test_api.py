@@ -164,6 +164,19 @@ def test_config_options_are_keyword_only_and_validated() -> None:
         Rewriter(["tech"])  # type: ignore[misc]
 
 
+def test_unknown_referent_policy_asks_or_searches_generically() -> None:
+    # 这个药 with no conversation: asked by default, searched as a generic drug on request
+    q = "这个药能和布洛芬一起吃吗"
+    asked = Rewriter(domains=["medical"]).rewrite(q)
+    assert asked.decision == "ask_user"
+    assert asked.clarification is not None and "药" in asked.clarification
+    searched = Rewriter(domains=["medical"], unknown_referent="search").rewrite(q)
+    assert searched.decision == "search"
+    assert "referent" in searched.missing_fields and searched.escalate
+    with pytest.raises(ValueError, match=r"RR212.*unknown_referent"):
+        Rewriter(domains=["medical"], unknown_referent="guess")
+
+
 # -- bad input ----------------------------------------------------------------------------------
 
 

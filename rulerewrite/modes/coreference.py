@@ -62,6 +62,13 @@ class Coreference:
             w for _t, ws, _s in self.mt.type_hints for w in ws
         )
         self.statement_kinds = frozenset(vals.get("statement_salient", ["topic", "entity"]))
+        self.unknown_referent = str(getattr(config, "unknown_referent", "ask"))
+        self.generic_kinds = frozenset(
+            str(w)
+            for r in lexicon.rules.get("coreference", ())
+            if r.id == "generic_kinds"
+            for w in r.get("words", [])
+        )
 
     def applies(self, state: State) -> bool:
         if state.has("pronoun") or state.has("demonstrative"):
@@ -132,6 +139,23 @@ class Coreference:
             return state.note(
                 "coreference", ref.source, f"{ref.text}: left in a narrative statement"
             )
+        if (
+            not good
+            and ref.noun
+            and not d.turns
+            and self.unknown_referent == "ask"
+            and ref.noun not in self.generic_kinds
+        ):
+            # 这个药能和别的药一起吃吗 with no conversation at all: which drug is unknowable,
+            # and a generic search answers about some other one
+            return ask(
+                state,
+                "coreference",
+                ref.source,
+                question=f"请问您说的是哪个{ref.noun}？请说出具体名称。",
+                missing=("referent",),
+                note=f"{ref.text}{ref.noun}: no history to say which {ref.noun}",
+            )
         if bare:
             # a bare 这/那 points only at a name, an entity, or the conversation's topic (a
             # topic frame such as 你知道X吗, or a phrase both speakers said)
@@ -139,9 +163,10 @@ class Coreference:
                 return self._replace(state, ref, good[0], ref.noun_end if ref.noun else ref.end)
             return state
         if not good and ref.noun:
-            # 这个保险能退吗 / 这款手机多少钱 with nothing to point at: the noun still says what
-            # kind of thing is meant, so retrieval goes ahead generically; the open referent is
-            # recorded and the low confidence lets a caller escalate (or ask) if it wants to
+            # 这个保险能退吗 / 这款手机多少钱 with nothing to point at in the conversation (or
+            # unknown_referent='search'): the noun still says what kind of thing is meant, so
+            # retrieval goes ahead generically; the open referent is recorded and the low
+            # confidence lets a caller escalate (or ask) if it wants to
             step = Step(
                 "coreference",
                 ref.source,
