@@ -207,7 +207,7 @@ class Guards:
                 neg_out > neg_in
                 and self._negation_re is not None
                 and self._negation_re.search(chunk)
-                and not any(chunk in h for h in prot.history)
+                and not _from_history(chunk, prot.history)
             ):  # the more specific reason first
                 return f"adds negation in {chunk!r}"
             why = self._unsupported(chunk, prot, orig)
@@ -303,3 +303,15 @@ def _strip_history(rest: str, history: Sequence[str]) -> str:
             out.append(rest[i])
             i += 1
     return "".join(out)
+
+
+def _from_history(chunk: str, history: Sequence[str]) -> bool:
+    """Was ``chunk`` said in the dialogue, whole or as two pieces of two or more characters each
+    said there (不喜欢 from the answer + 朱飞 from the question: 为啥不喜欢朱飞)? A lone 不 is
+    no piece: a negation must come with the word it negates."""
+    if any(chunk in h for h in history):
+        return True
+    return any(
+        any(chunk[:k] in h for h in history) and any(chunk[k:] in h for h in history)
+        for k in range(2, len(chunk) - 1)
+    )

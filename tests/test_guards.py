@@ -95,6 +95,15 @@ def test_negation_supplied_by_the_history_may_be_added(rw: Rewriter) -> None:
     assert why(rw, "那安心福呢", "安心福不保哪些情况") is not None
 
 
+def test_negation_from_two_history_pieces_needs_its_word(rw: Rewriter) -> None:
+    # 不喜欢 (the answer) + 朱飞 (the question): both said, so 为啥不喜欢朱飞 passes
+    h = ("你喜欢朱飞吗", "不喜欢")
+    assert why(rw, "为啥", "为啥不喜欢朱飞", h) is None
+    # a lone 不 said somewhere (不错) is no piece: the negation must come with its word
+    h2 = ("你喜欢朱飞吗", "还不错")
+    assert "adds negation" in (why(rw, "为啥", "为啥不喜欢朱飞", h2) or "")
+
+
 def test_allowed_negation_drop(rw: Rewriter, guards: Guards) -> None:
     q = "难道保单不能退吗"
     assert "drops negation" in (why(rw, q, "保单能退吗") or "")

@@ -76,6 +76,7 @@ class Ellipsis:
             else "^$"
         )
         self.why_max = int(self.mt.values.get("why_max", 16))
+        self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.question_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_question", [])
         )
@@ -321,12 +322,34 @@ class Ellipsis:
             state,
             "ellipsis",
             self.mt.sources.get("bare_why", "ellipsis:bare_why"),
-            core + said,
+            core + self._why_statement(d, said),
             mention,
             slot="reason",
             note=f"{core}: asks why the last answer holds",
             confidence=0.6,
         )
+
+    def _why_statement(self, d: Dialogue, said: str) -> str:
+        """The assistant's statement as the body of a why question: its first-person opener
+        dropped (我觉得不应该… -> 不应该…), and a short negated reply completed with the object
+        of the user's question with the same verb (你会五笔吗 / 不会 -> 不会五笔)."""
+        for w in self.why_openers:
+            if said.startswith(w) and len(said) - len(w) >= 2 and not said.startswith("我们"):
+                said = said[len(w) :]
+                break
+        pat = self.mt.patterns.get("why_negated_reply")
+        m = pat[0].match(said) if pat else None
+        user = d.last_user()
+        if m is None or user is None:
+            return said
+        asked = user.turn.content.strip().rstrip("?？!！。.~")
+        i = asked.find(m.group("v"))
+        if i < 0:
+            return said
+        obj = re.sub(r"(?:吗|么|嘛|呢|没有|不)$", "", asked[i + len(m.group("v")) :]).strip()
+        if not 1 <= len(obj) <= 10 or re.search(r"[,，。;；]", obj) or is_question_word(obj):
+            return said
+        return said + obj
 
     # -- X呢 ---------------------------------------------------------------------------------------
 
