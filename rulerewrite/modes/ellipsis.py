@@ -20,6 +20,10 @@ from rulerewrite.modes.multiturn import (
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
 from rulerewrite.text.parse import Parse
 
+# the assistant's 你 is the user's 我 (and the other way round) when an answer repeats a question
+_PERSPECTIVE = str.maketrans({"你": "我", "我": "你", "您": "我"})
+_PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "它", "他们", "她们"})
+
 _NE = re.compile(
     r"^(?P<lead>(?:那|那么|那如果|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
 )
@@ -76,6 +80,7 @@ class Ellipsis:
             else "^$"
         )
         self.why_max = int(self.mt.values.get("why_max", 16))
+        self.answer_max = int(self.mt.values.get("answer_max", 12))
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.question_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_question", [])
@@ -108,6 +113,9 @@ class Ellipsis:
         why = self._bare_why(state, d, text)
         if why is not None:
             return why
+        answer = self._answer(state, d, text)
+        if answer is not None:
+            return answer
         parse = self.mt.parse(text)
         if self.mt.references(text, parse) or self.mt.asks_which(text):
             return state  # pronouns, sets and 哪个…: coreference / comparison decide
@@ -350,6 +358,74 @@ class Ellipsis:
         if not 1 <= len(obj) <= 10 or re.search(r"[,，。;；]", obj) or is_question_word(obj):
             return said
         return said + obj
+
+    # -- 会 / 不是 / 没看过: a short answer to the assistant's yes/no question ---------------------
+
+    def _answer(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A short yes/no answer repeats only the verb of the assistant's yes/no question; the
+        rest of the question completes it, seen from the user's side (你会下象棋吗 / 会 ->
+        会下象棋; 有人照顾你吗 / 没有 -> 没有人照顾我)."""
+        reply_re = self.mt.patterns.get("answer_reply")
+        end_re = self.mt.patterns.get("answer_question_end")
+        if reply_re is None or end_re is None or not d.turns:
+            return None
+        last = d.turns[-1]
+        if last.turn.role != "assistant" or last.turn.index != state.history[-1].index:
+            return None
+        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        if re.search(r"[,，。;；!！?？]", asked) or not end_re[0].search(asked):
+            return None
+        m = reply_re[0].match(text.strip().rstrip("?？!！。.~ "))
+        if m is None:
+            return None
+        v, asp = m.group("v"), m.group("asp") or ""
+        i = asked.find(v)
+        if i < 0 or v in ("不", "没", "没有"):
+            return None  # (挂科了没 / 没: the answer is the negation alone)
+        rest = end_re[0].sub("", asked[i + len(v) :])
+        if rest.startswith(("了", "过")):
+            asp, rest = asp or rest[0], rest[1:]
+        neg, pt = m.group("neg") or "", m.group("pt") or ""
+        # nothing after the verb (作业写完了没 / 写完了): the question's topic before it, a
+        # noun phrase only (单身不好么 / 好 -> 单身好: the question's own negation is dropped)
+        part = rest or re.sub(
+            r"^(?:那么|那)|(?:你们|我们|你|我|也|都|还|已经|不|没有|没)+$", "", asked[:i]
+        )
+        toks = self.mt.parse(part).tokens
+        if not 1 <= len(part) <= self.answer_max or any(is_question_word(t.text) for t in toks):
+            return None
+        words = [t for t in toks if t.text.strip()]
+        kinds = {
+            kind_of(t.pos, t.text)
+            for k, t in enumerate(words)
+            # 您的订单: a possessive pronoun belongs to the noun phrase
+            if not (t.text in _PRONOUNS and k + 1 < len(words) and words[k + 1].text == "的")
+        }
+        if not rest and (not kinds <= {"NOUN", "DE", "NUM"} or "NOUN" not in kinds):
+            return None
+        part = part.translate(_PERSPECTIVE)
+        if not rest and not m.group("asp") and v in self.mt.wordset("answer_object_verbs"):
+            new = neg + v + part + pt  # 迪士尼去么 / 去 -> 去迪士尼: the topic is the object
+        elif not rest:
+            new = part + text.strip()  # 作业写完了没 / 写完了 -> 作业写完了
+        elif asp and part.endswith(asp):
+            new = neg + v + part + pt  # 有节目单了吗 / 有了 -> 有节目单了
+        else:
+            new = neg + v + asp + part + pt
+        mention = Mention(
+            part, "", "statement", last.turn.index, last.turn.role, "obj", 0, len(part), 0,
+            "history",
+        )  # fmt: skip
+        return resolved(
+            state,
+            "ellipsis",
+            reply_re[1],
+            new,
+            mention,
+            slot="object",
+            note=f"answer to {asked!r}: {v} + {part}",
+            confidence=0.75,
+        )
 
     # -- X呢 ---------------------------------------------------------------------------------------
 
