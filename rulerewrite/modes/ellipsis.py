@@ -113,7 +113,7 @@ class Ellipsis:
         why = self._bare_why(state, d, text)
         if why is not None:
             return why
-        answer = self._answer(state, d, text)
+        answer = self._answer(state, d, text) or self._wh_answer(state, d, text)
         if answer is not None:
             return answer
         parse = self.mt.parse(text)
@@ -425,6 +425,56 @@ class Ellipsis:
             slot="object",
             note=f"answer to {asked!r}: {v} + {part}",
             confidence=0.75,
+        )
+
+    def _wh_answer(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A short noun answer to the assistant's wh-question fills the question word's slot,
+        seen from the user's side (南开在哪 / 天津 -> 南开在天津; 你在哪里 / 北京啊 ->
+        在北京啊; 哪个版本的神雕 / 刘亦菲 -> 刘亦菲版本的神雕)."""
+        rule = self.mt.lexicon.rules.get("completeness", ())
+        wh = next((r for r in rule if r.id == "answer_wh" and r.pattern is not None), None)
+        if wh is None or wh.pattern is None or not d.turns:
+            return None
+        last = d.turns[-1]
+        if last.turn.role != "assistant" or last.turn.index != state.history[-1].index:
+            return None
+        asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
+        said = text.strip().rstrip("?？!！。.~ ")
+        core = said.rstrip("啊呀哦吧的哈呢吖嘛")
+        if (
+            not 1 <= len(core) <= int(wh.get("max_answer") or 4)
+            or len(asked) > int(wh.get("max_question") or 12)
+            or re.search(r"[,，。;；!！?？]", asked)
+        ):
+            return None
+        found = list(wh.pattern.finditer(asked))
+        if len(found) != 1 or wh.pattern.search(core):
+            return None
+        m = found[0]
+        after = asked[m.end() :]
+        if m.group(0) in ("什么", "啥") and after:
+            first = self.mt.parse(after).tokens
+            if first and kind_of(first[0].pos, first[0].text) == "NOUN":
+                return None  # 什么星座 / 啥1984年: the noun is part of what is asked
+        if any(kind_of(t.pos, t.text) not in ("NOUN", "TIME") for t in self.mt.parse(core).tokens):
+            return None  # only a name, a thing, a place or a time answers a wh-question
+        lead = re.sub(r"^(?:那你|那|你)(?![家的们])", "", asked[: m.start()])
+        filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
+        if filled == text.strip():
+            return None  # 你在哪 / 北京: nothing but the answer itself
+        mention = Mention(
+            asked, "", "statement", last.turn.index, last.turn.role, "statement", 0,
+            len(asked), 0, "history",
+        )  # fmt: skip
+        return resolved(
+            state,
+            "ellipsis",
+            wh.source,
+            filled,
+            mention,
+            slot="question",
+            note=f"answer to {asked!r}: {core} for {m.group(0)}",
+            confidence=0.7,
         )
 
     # -- X呢 ---------------------------------------------------------------------------------------
