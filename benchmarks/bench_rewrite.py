@@ -207,16 +207,20 @@ def memo_clearer(rw: Any) -> Any:
 
     wrappers = [o for o in gc.get_objects() if isinstance(o, functools._lru_cache_wrapper)]
     lex, intents = rw.lexicon, rw.pipeline.intents
-    # the multi-turn modes' per-window candidate pools (plain dicts, not lru caches)
-    pools = [m.mt._pools for m in rw.pipeline.modes if hasattr(getattr(m, "mt", None), "_pools")]
+    # the multi-turn modes' memos that are plain dicts (per-window candidate pools ...)
+    extra = [
+        m.mt.clear_memos
+        for m in rw.pipeline.modes
+        if hasattr(getattr(m, "mt", None), "clear_memos")
+    ]
 
     def clear() -> None:
         for w in wrappers:
             w.cache_clear()
         lex.__dict__.get("_match_cache", {}).clear()
         intents._profiles.clear()
-        for pool in pools:
-            pool.clear()
+        for fn in extra:
+            fn()
 
     return clear
 

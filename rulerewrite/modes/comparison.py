@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rulerewrite.context import Dialogue, Mention
@@ -32,6 +33,8 @@ class Comparison:
         self.cmp_words = sorted(
             {e.text for e in lexicon.entries_of("fw:comparison")} - weak, key=len, reverse=True
         )
+        # does the text hold one of the words (one search instead of a test per word)
+        self._cmp_re = re.compile("|".join(map(re.escape, self.cmp_words)) or "(?!)")
 
     def applies(self, state: State) -> bool:
         return (
@@ -57,7 +60,7 @@ class Comparison:
             return out
         if not state.history:
             return state
-        if not (any(w in text for w in self.cmp_words) or self.mt.asks_which(text)):
+        if not (self._cmp_re.search(text) or self.mt.asks_which(text)):
             return state
         # a bare comparison: the query itself must not name two things already
         named = [m for m in state.matches if m.first("entity") is not None]
