@@ -76,6 +76,10 @@ class Guards:
             if self.negation_words
             else None
         )
+        # with 不 and 没 negation words themselves, a text in which no negation word occurs has
+        # no negation (the A-not-A patterns removed before counting all hold a 不 or a 没, and
+        # masking never creates a word): ``free_negations`` can answer 0 without the automaton
+        self._plain_negations = {"不", "没"} <= set(self.negation_words)
 
     def protected(
         self, norm_text: str, matches: Sequence[Match], history: Iterable[str]
@@ -142,7 +146,9 @@ class Guards:
     def free_negations(self, text: str, matches: Sequence[Match] | None = None) -> int:
         """How many negations ``text`` has, not counting words that merely contain a negation
         character (区别, 别人, 不一样: blocking words and comparison words in the packs)."""
-        if self._negation_re is None:
+        if self._negation_re is None or (
+            self._plain_negations and self._negation_re.search(text) is None
+        ):
             return 0
         if matches is None:
             matches = self.lexicon.match(self.norm(text))

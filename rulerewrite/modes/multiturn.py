@@ -285,6 +285,8 @@ class MultiTurn:
                 key = (a, b)
                 if key in pairs:
                     span = pairs[key]
+                elif _bigrams(a).isdisjoint(_bigrams(b)):
+                    span = None  # no stretch of 2 characters in common (the size must be >= 2)
                 else:
                     m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
                         0, len(a), 0, len(b)
@@ -619,6 +621,10 @@ class _Shared:
 _THING_NAMES = frozenset({"product", "system", "drug", "plan"})
 _TOPICAL = frozenset({"NOUN", "OTHER"})
 _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
+
+
+def _bigrams(text: str) -> set[str]:
+    return {text[i : i + 2] for i in range(len(text) - 1)}
 
 
 def _kind(t: Any) -> str:
