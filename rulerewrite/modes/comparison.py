@@ -48,8 +48,7 @@ class Comparison:
         if state.decision == "ask_user":
             return state
         text = state.standalone
-        parse = self.mt.parse(text)
-        refs = [r for r in self.mt.references(text, parse) if r.plural or r.ordinal]
+        refs = [r for r in self.mt.references(text) if r.plural or r.ordinal]
         d = self.mt.dialogue(state)
         if refs:
             out = state
@@ -64,7 +63,7 @@ class Comparison:
             return state
         # a bare comparison: the query itself must not name two things already
         named = [m for m in state.matches if m.first("entity") is not None]
-        own_set = any(t.rel == "coo" for t in parse.tokens)
+        own_set = any(t.rel == "coo" for t in self.mt.parse(text).tokens)
         if len(named) >= 2 or own_set or "coreference" in state.modes:
             return state
         group = _latest_set(d)
@@ -117,7 +116,7 @@ class Comparison:
             value = _join(members)
             if ref.text.endswith("都"):
                 value += "都"  # 两个都需要 -> A和B都需要
-        if self.mt.references(value, self.mt.parse(value)):
+        if self.mt.references(value):
             # a member that itself holds a reference (三者AirPods Max) would leave one behind:
             # rewriting the result again would change it again
             return state.note("comparison", ref.source, f"{ref.text}: the set refers elsewhere")

@@ -399,7 +399,7 @@ class Ellipsis:
             note = f"{x} inserted into the previous question"
             slot = "modifier"
         new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
-        if new == state.standalone or self.mt.references(new, self.mt.parse(new)):
+        if new == state.standalone or self.mt.references(new):
             return state  # the old question points elsewhere itself (那三者…): not reusable
         mention = Mention(
             prev.turn.content,

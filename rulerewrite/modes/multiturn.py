@@ -172,13 +172,18 @@ class MultiTurn:
     def wordset(self, rule_id: str) -> frozenset[str]:
         return self.words.get(rule_id, frozenset())
 
-    def references(self, text: str, parse: Parse) -> list[Ref]:
-        """Pronouns and demonstratives of ``text`` that start and end on word boundaries."""
+    def references(self, text: str, parse: Parse | None = None) -> list[Ref]:
+        """Pronouns and demonstratives of ``text`` that start and end on word boundaries
+        (``parse``, the text's parse, is not needed: it is made when there is one to check)."""
         return list(self._refs(text))
 
     def _references(self, text: str) -> tuple[Ref, ...]:
-        parse = self.parse(text)
         norm = self.lexicon.normalizer(text)
+        if not any(
+            m.first("pronoun") or m.first("demonstrative") for m in self.lexicon.match(norm)
+        ) and not any(pat.search(text) for pat, _data, _src in self.extra_refs):
+            return ()  # no candidate at all: no need to parse the text (a rewritten one is new)
+        parse = self.parse(text)
         starts = {t.start for t in parse.tokens}
         ends = {t.end for t in parse.tokens}
         out: list[Ref] = []
