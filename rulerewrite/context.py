@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -139,13 +139,25 @@ class Dialogue:
 
     turns: tuple[TurnInfo, ...]
     dropped: tuple[int, ...] = ()  # indexes of chit-chat turns dropped from the window
+    # memo of mentions() / sets(), filled on first use (the window never changes)
+    _memo: dict[str, tuple[Mention, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def mentions(self) -> list[Mention]:
         """All mentions, most recent turn first, in reading order within a turn."""
-        return [m for ti in reversed(self.turns) for m in ti.mentions]
+        ms = self._memo.get("mentions")
+        if ms is None:
+            ms = self._memo["mentions"] = tuple(
+                m for ti in reversed(self.turns) for m in ti.mentions
+            )
+        return list(ms)
 
     def sets(self) -> list[Mention]:
-        return [m for m in self.mentions() if m.is_set]
+        ss = self._memo.get("sets")
+        if ss is None:
+            ss = self._memo["sets"] = tuple(m for m in self.mentions() if m.is_set)
+        return list(ss)
 
     def last_user(self) -> TurnInfo | None:
         for ti in reversed(self.turns):
@@ -218,6 +230,9 @@ class ContextAnalyzer:
             else None
         )
         self.analyze = lru_cache(maxsize=cache)(self._analyze)
+        # the analysis of a text said by a role, whatever its position in the history: a turn
+        # that moves in the window (the caller sends the last N messages) is not analysed again
+        self._analyze_said = lru_cache(maxsize=cache)(self._analyze_said_uncached)
         self.is_chitchat = lru_cache(maxsize=cache)(self._is_chitchat)  # type: ignore[method-assign]
 
     def dialogue(self, history: Sequence[Turn]) -> Dialogue:
@@ -251,6 +266,17 @@ class ContextAnalyzer:
         return not rest and t.strip() != ""
 
     def _analyze(self, turn: Turn) -> TurnInfo:
+        ti = self._analyze_said(turn.role, turn.content)
+        if ti.turn.index == turn.index:
+            return ti
+        # the same text analysed at another position: only the turn index of its mentions moves
+        ms = tuple(_replace_mention(m, turn=turn.index) for m in ti.mentions)
+        return TurnInfo(turn, ti.parse, ms, ti.chitchat)
+
+    def _analyze_said_uncached(self, role: str, content: str) -> TurnInfo:
+        return self._analyze_turn(Turn(0, role, content))
+
+    def _analyze_turn(self, turn: Turn) -> TurnInfo:
         text = turn.content
         parse = self.parser.parse(text)
         chit = self.is_chitchat(text)

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import ahocorasick
+
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.text.normalize import Normalizer
 
@@ -57,6 +59,14 @@ class Guards:
             if e.kind.startswith("fw:") or e.kind in ("pronoun", "demonstrative"):
                 glue.add(self.norm(e.text).text)
         self.glue = sorted((g for g in glue if g), key=len, reverse=True)
+        # every glue word occurring in a text (overlaps included) in one automaton pass, as
+        # indexes into ``self.glue``; None when a glue word holds a space (see ``_glue_in``)
+        self._glue_auto: ahocorasick.Automaton | None = None
+        if self.glue and not any(" " in g for g in self.glue):
+            self._glue_auto = ahocorasick.Automaton()
+            for i, g in enumerate(self.glue):
+                self._glue_auto.add_word(g, i)
+            self._glue_auto.make_automaton()
         self.negation_words = sorted(
             {self.norm(e.text).text for e in lexicon.entries_of("negation")}, key=len, reverse=True
         )
@@ -66,6 +76,10 @@ class Guards:
             if self.negation_words
             else None
         )
+        # with 不 and 没 negation words themselves, a text in which no negation word occurs has
+        # no negation (the A-not-A patterns removed before counting all hold a 不 or a 没, and
+        # masking never creates a word): ``free_negations`` can answer 0 without the automaton
+        self._plain_negations = {"不", "没"} <= set(self.negation_words)
 
     def protected(
         self, norm_text: str, matches: Sequence[Match], history: Iterable[str]
@@ -132,7 +146,9 @@ class Guards:
     def free_negations(self, text: str, matches: Sequence[Match] | None = None) -> int:
         """How many negations ``text`` has, not counting words that merely contain a negation
         character (区别, 别人, 不一样: blocking words and comparison words in the packs)."""
-        if self._negation_re is None:
+        if self._negation_re is None or (
+            self._plain_negations and self._negation_re.search(text) is None
+        ):
             return 0
         if matches is None:
             matches = self.lexicon.match(self.norm(text))
@@ -236,7 +252,14 @@ class Guards:
         return [(p, end)] if end > p else []
 
     def _glue_cover(self, out: str) -> list[bool]:
+        """Which characters of ``out`` belong to an occurrence of a glue word."""
         cov = [False] * len(out)
+        if self._glue_auto is not None:
+            glue = self.glue
+            for end, i in self._glue_auto.iter(out):
+                for k in range(end + 1 - len(glue[i]), end + 1):
+                    cov[k] = True
+            return cov
         for g in self.glue:
             i = out.find(g)
             while i >= 0:
@@ -244,6 +267,15 @@ class Guards:
                     cov[k] = True
                 i = out.find(g, i + 1)
         return cov
+
+    def _glue_in(self, text: str) -> list[str]:
+        """The glue words that occur in ``text``, in ``self.glue`` order. Replacing them in that
+        order with a space gives what replacing every glue word in that order gives: a word
+        found after earlier replacements lies between inserted spaces, so (holding no space
+        itself) it already occurred in ``text``."""
+        if self._glue_auto is None:
+            return self.glue
+        return [self.glue[i] for i in sorted({i for _end, i in self._glue_auto.iter(text)})]
 
     def check_cover(self, prot: Protected, texts: Sequence[str]) -> str | None:
         joined = " ".join(self.norm(t).text for t in texts)
@@ -272,7 +304,7 @@ class Guards:
             rest = rest.replace(piece, " ")
         # pieces of history phrases (a noun phrase taken from a turn) are fine
         rest = _strip_history(rest, history)
-        for g in self.glue:
+        for g in self._glue_in(rest):
             rest = rest.replace(g, " ")
         left = "".join(ch for ch in rest if _WORDISH.match(ch))
         if left:
@@ -291,6 +323,13 @@ def _strip_history(rest: str, history: Sequence[str]) -> str:
     n = len(rest)
     while i < n:
         best = 0
+        pair = rest[i : i + 2]
+        if len(pair) < 2 or not any(pair in h for h in history):
+            # no run of >= 2 characters starting here occurs in a turn: each one starts with
+            # this pair
+            out.append(rest[i])
+            i += 1
+            continue
         for j in range(n, i + 1, -1):
             seg = rest[i:j]
             if seg.strip() and any(seg in h for h in history):

@@ -63,14 +63,23 @@ class Pipeline:
         # What a query text commits to and what it asks for depends on the text alone (and the
         # history, for the guards): memoised per distinct text, since query logs repeat a lot.
         self._protected = functools.lru_cache(maxsize=4096)(self._protected_uncached)
+        # what the query commits to depends on its text alone: shared by every history
+        self._protected_query = functools.lru_cache(maxsize=4096)(self._protected_query_uncached)
         self._analysis = functools.lru_cache(maxsize=16384)(self._analysis_uncached)
         # The checklist of a query depends on its text and on whether there is a history (no
         # mode's ``applies`` reads the history's content): memoised per (text, has_history).
         self._checklist = functools.lru_cache(maxsize=16384)(self._checklist_uncached)
 
     def _protected_uncached(self, norm_text: str, history: tuple[str, ...]) -> Protected:
+        base = self._protected_query(norm_text)
+        if not history:
+            return base
+        norm = self.lexicon.normalizer
+        return replace(base, history=tuple(norm(h).text for h in history))
+
+    def _protected_query_uncached(self, norm_text: str) -> Protected:
         matches = self.lexicon.match(self.lexicon.normalizer(norm_text))
-        return self.guards.protected(norm_text, matches, list(history))
+        return self.guards.protected(norm_text, matches, ())
 
     def _analysis_uncached(
         self, norm_text: str, query: str

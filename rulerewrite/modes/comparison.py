@@ -44,6 +44,8 @@ class Comparison:
         self.cmp_words = sorted(
             {e.text for e in lexicon.entries_of("fw:comparison")} - weak, key=len, reverse=True
         )
+        # does the text hold one of the words (one search instead of a test per word)
+        self._cmp_re = re.compile("|".join(map(re.escape, self.cmp_words)) or "(?!)")
 
     def applies(self, state: State) -> bool:
         return (
@@ -57,8 +59,7 @@ class Comparison:
         if state.decision == "ask_user":
             return state
         text = state.standalone
-        parse = self.mt.parse(text)
-        refs = [r for r in self.mt.references(text, parse) if r.plural or r.ordinal]
+        refs = [r for r in self.mt.references(text) if r.plural or r.ordinal]
         d = self.mt.dialogue(state)
         if refs:
             out = state
@@ -69,8 +70,9 @@ class Comparison:
             return out
         if not state.history:
             return state
-        if not (any(w in text for w in self.cmp_words) or self.mt.asks_which(text)):
+        if not (self._cmp_re.search(text) or self.mt.asks_which(text)):
             return state
+        parse = self.mt.parse(text)
         if not is_question(parse):
             return state  # 看情况不同和材料的选择: a statement, not a comparison to complete
         # a bare comparison: the query itself must not name two things already
@@ -151,7 +153,7 @@ class Comparison:
             value = _join(members)
             if ref.text.endswith("都"):
                 value += "都"  # 两个都需要 -> A和B都需要
-        if self.mt.references(value, self.mt.parse(value)):
+        if self.mt.references(value):
             # a member that itself holds a reference (三者AirPods Max) would leave one behind:
             # rewriting the result again would change it again
             return state.note("comparison", ref.source, f"{ref.text}: the set refers elsewhere")

@@ -101,7 +101,7 @@ class Coreference:
         rest = text[ref.end :].lstrip(" ,，、")
         if text[ref.end : ref.end + 1] in (",", "，", "、", " "):
             return True
-        return len(rest.rstrip("?？!！。.")) >= 6 or any(rest.startswith(r) for r in self.refs)
+        return len(rest.rstrip("?？!！。.")) >= 6 or rest.startswith(self.refs)
 
     def _one(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
         text = state.standalone

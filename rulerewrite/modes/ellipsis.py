@@ -28,6 +28,8 @@ _NE = re.compile(
     r"^(?P<lead>(?:那|那么|那如果|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
 )
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
+# a question word anywhere in a text (one search instead of a test per word)
+_HAS_QWORD = re.compile("|".join(re.escape(q) for q in sorted(QUESTION_WORDS)))
 
 
 @mode("ellipsis")
@@ -104,7 +106,7 @@ class Ellipsis:
             return state
         d = self.mt.dialogue(state)
         m = _NE.match(text.strip())
-        if m and not any(q in m.group("x") for q in QUESTION_WORDS):
+        if m and not _HAS_QWORD.search(m.group("x")):
             done = self._bare_ne(state, d, m.group("lead"), m.group("x").strip())
             if done is not None:
                 return done
@@ -546,7 +548,7 @@ class Ellipsis:
             note = f"{x} inserted into the previous question"
             slot = "modifier"
         new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
-        if new == state.standalone or self.mt.references(new, self.mt.parse(new)):
+        if new == state.standalone or self.mt.references(new):
             return state  # the old question points elsewhere itself (那三者…): not reusable
         mention = Mention(
             prev.turn.content,

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulerewrite.context import ContextAnalyzer, Dialogue, Mention, long_enough
 from rulerewrite.lexicon import Lexicon
@@ -76,19 +76,26 @@ class MultiTurn:
 
     def __init__(self, lexicon: Lexicon, config: Any) -> None:
         self.lexicon = lexicon
-        # one analyzer (parser, parse and turn caches) shared by the modes of one Rewriter
-        shared: dict[Any, ContextAnalyzer] = lexicon.__dict__.setdefault("_multiturn", {})
+        # one analyzer (parser, parse and turn caches), one reference cache and one pool cache
+        # shared by the modes of one Rewriter (each mode builds its own MultiTurn)
+        shared: dict[Any, _Shared] = lexicon.__dict__.setdefault("_multiturn", {})
         key = (config.window, config.parser, config.hanlp_model)
-        analyzer = shared.get(key)
-        if analyzer is None:
+        entry = shared.get(key)
+        if entry is None:
             parser = _hanlp_parser(lexicon, config) if config.parser == "hanlp" else None
             analyzer = ContextAnalyzer(lexicon, window=config.window, parser=parser)
-            shared[key] = analyzer
-        self.analyzer = analyzer
-        self._refs = lru_cache(maxsize=4096)(self._references)
-        # the candidate pool of a window (its mentions, shared spans, owners of attributes),
-        # built once per distinct window and reused by every mode and every reference
-        self._pools: OrderedDict[tuple[tuple[int, str, str], ...], _Pool] = OrderedDict()
+            entry = shared[key] = _Shared(analyzer)
+        self.analyzer = entry.analyzer
+        if entry.refs is None:
+            entry.refs = lru_cache(maxsize=4096)(self._references)
+        self._refs = entry.refs
+        # the candidate pool of a window (its mentions, shared spans, owners of attributes and
+        # the parts of their scores that depend on the window alone), built once per distinct
+        # window and reused by every mode and every reference
+        self._pools = entry.pools
+        # the longest common stretch of two turn texts and the topic span it gives in the later
+        # one (shared_spans), per pair of texts: a turn pair recurs as the window slides
+        self._shared_pair = entry.shared_pair
         self.parser = self.analyzer.parser
         self.type_hints: list[tuple[str, tuple[str, ...], str]] = []
         self.words: dict[str, frozenset[str]] = {}
@@ -146,6 +153,11 @@ class MultiTurn:
 
     # -- per rewrite -----------------------------------------------------------------------------
 
+    def clear_memos(self) -> None:
+        """Empty the memos that are not ``functools.lru_cache`` s (for cold benchmarks)."""
+        self._pools.clear()
+        self._shared_pair.clear()
+
     def dialogue(self, state: State) -> Dialogue:
         d = state.scratch.get("dialogue")
         if isinstance(d, Dialogue):
@@ -160,13 +172,18 @@ class MultiTurn:
     def wordset(self, rule_id: str) -> frozenset[str]:
         return self.words.get(rule_id, frozenset())
 
-    def references(self, text: str, parse: Parse) -> list[Ref]:
-        """Pronouns and demonstratives of ``text`` that start and end on word boundaries."""
+    def references(self, text: str, parse: Parse | None = None) -> list[Ref]:
+        """Pronouns and demonstratives of ``text`` that start and end on word boundaries
+        (``parse``, the text's parse, is not needed: it is made when there is one to check)."""
         return list(self._refs(text))
 
     def _references(self, text: str) -> tuple[Ref, ...]:
-        parse = self.parse(text)
         norm = self.lexicon.normalizer(text)
+        if not any(
+            m.first("pronoun") or m.first("demonstrative") for m in self.lexicon.match(norm)
+        ) and not any(pat.search(text) for pat, _data, _src in self.extra_refs):
+            return ()  # no candidate at all: no need to parse the text (a rewritten one is new)
+        parse = self.parse(text)
         starts = {t.start for t in parse.tokens}
         ends = {t.end for t in parse.tokens}
         out: list[Ref] = []
@@ -265,16 +282,25 @@ class MultiTurn:
         does not know still count. Each is a ``topic`` mention of the later turn."""
         tis = list(d.turns)
         out: dict[str, Mention] = {}
+        pairs = self._shared_pair
         for j in range(len(tis) - 1, 0, -1):
             b = tis[j].turn.content
             for i in range(j - 1, -1, -1):
                 a = tis[i].turn.content
-                m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
-                    0, len(a), 0, len(b)
-                )
-                if m.size < 2:
-                    continue
-                span = self._topic_span(tis[j], m.b, m.b + m.size)
+                key = (a, b)
+                if key in pairs:
+                    span = pairs[key]
+                elif _bigrams(a).isdisjoint(_bigrams(b)):
+                    span = None  # no stretch of 2 characters in common (the size must be >= 2)
+                else:
+                    m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
+                        0, len(a), 0, len(b)
+                    )
+                    # the span depends on the later turn's text (its parse) alone
+                    span = None if m.size < 2 else self._topic_span(tis[j], m.b, m.b + m.size)
+                    pairs[key] = span
+                    if len(pairs) > 8192:
+                        del pairs[next(iter(pairs))]
                 if span is None or span[2] in out:
                     continue
                 s, e, phrase, etype = span
@@ -397,11 +423,67 @@ class MultiTurn:
             sp for sp in shared if sp.text not in texts and not any(sp.text in e for e in echoed)
         ]
         mentions += self._owners(mentions)
-        pool = (tuple(mentions), echoed)
+        # the window-only part of each candidate's score, filled in on first use by rank
+        pool = _Pool(tuple(mentions), echoed, _Window.of(d), [None] * len(mentions))
         self._pools[key] = pool
         if len(self._pools) > 4096:
             self._pools.popitem(last=False)
         return pool
+
+    def _static(self, win: _Window, m: Mention, echoed: frozenset[str]) -> _Static:
+        """The parts of a candidate's filter and score that depend on the window alone, in
+        :meth:`rank`'s order: the score and reasons before the query-dependent terms (prefix),
+        and the signed terms after them (suffix)."""
+        back = win.back.get(m.turn, 9)
+        last_user = win.last_user
+        exchange = win.exchange
+        score = 3.0 - 0.6 * back
+        why = [f"recency -{0.6 * back:.1f}"]
+        if last_user is not None and m.turn == last_user.turn.index and m.gram in ("subj", "topic"):
+            score += 2.0
+            why.append("subject of last user turn")
+        elif m.gram in ("subj", "topic"):
+            score += 0.8
+            why.append("subject")
+        if (
+            last_user is not None
+            and m.text in last_user.turn.content
+            and (m.protected or m.etype in NAMED_TYPES)
+        ):
+            score += 1.0  # what the user named outranks what the answer mentions in passing
+            why.append("named by the user")
+        elif m.gram == "obj":
+            score += 0.5
+            why.append("object")
+        if m.gram == "topic" and m.source.startswith("rules/"):
+            score += 2.5
+            why.append("topic frame")
+        if m.protected:
+            score += 2.0
+            why.append("dictionary entity")
+        if m.etype in NAMED_TYPES:
+            score += 1.0
+            why.append(m.etype)
+        suffix: list[tuple[float, str | None]] = []
+        repeats = 0
+        for i, t in win.texts:
+            if i != m.turn and m.text in t:
+                repeats += 1
+        if not repeats and m.text in echoed:
+            repeats = 1
+        if repeats:
+            suffix.append((1.0 * repeats, "repeated"))
+        if exchange and m.text in exchange[0] and m.text in exchange[1]:
+            suffix.append((1.5, "topic of the last exchange"))  # asked, and taken up
+        attr = self._attribute_of(m.text)
+        if attr:
+            # 报销单据的审批人: the 报销单据 is what is talked about
+            suffix.append((-1.5, f"an attribute ({attr})"))
+        if m.etype in ATTRIBUTE_TYPES:
+            # 等待期 / 犹豫期: an attribute of a product, not the product
+            suffix.append((-2.5, f"an attribute ({m.etype})"))
+        suffix.append((-(0.1 * m.order), None))
+        return _Static(score, tuple(why), tuple(suffix))
 
     # -- ranking ---------------------------------------------------------------------------------
 
@@ -426,19 +508,13 @@ class MultiTurn:
         a phrase said in several turns), recency, the query's type hints and the determined noun
         (这款手机 prefers a phrase headed by 手机)."""
         hints = {t for t, _ in self.hinted_types(text)}
-        turns = [ti.turn.index for ti in d.turns]
-        last_user = d.last_user()
-        mentions, echoed = self._pool(d)
-        texts_by_turn: dict[int, str] = {ti.turn.index: ti.turn.content for ti in d.turns}
-        exchange: tuple[str, str] | None = None
-        if last_user is not None:
-            after = [ti for ti in d.turns if ti.turn.index > last_user.turn.index]
-            if after:
-                exchange = (last_user.turn.content, after[0].turn.content)
+        pool = self._pool(d)
+        cat_types = self.category_types.get(noun, ()) if noun else ()
         junk = self.patterns.get("not_antecedent", (None, ""))[0]
         out: list[Candidate] = []
         seen: set[str] = set()
-        for m in mentions:
+        statics = pool.statics
+        for k, m in enumerate(pool.mentions):
             if m.text in seen or m.text in text:
                 continue
             if not m.protected and _SPEAKER.search(m.text):
@@ -466,42 +542,11 @@ class MultiTurn:
             if animacy == "nonhuman" and human:
                 continue
             seen.add(m.text)
-            back = turns[::-1].index(m.turn) if m.turn in turns else 9
-            score = 3.0 - 0.6 * back
-            why = [f"recency -{0.6 * back:.1f}"]
-            if (
-                last_user is not None
-                and m.turn == last_user.turn.index
-                and m.gram
-                in (
-                    "subj",
-                    "topic",
-                )
-            ):
-                score += 2.0
-                why.append("subject of last user turn")
-            elif m.gram in ("subj", "topic"):
-                score += 0.8
-                why.append("subject")
-            if (
-                last_user is not None
-                and m.text in last_user.turn.content
-                and (m.protected or m.etype in NAMED_TYPES)
-            ):
-                score += 1.0  # what the user named outranks what the answer mentions in passing
-                why.append("named by the user")
-            elif m.gram == "obj":
-                score += 0.5
-                why.append("object")
-            if m.gram == "topic" and m.source.startswith("rules/"):
-                score += 2.5
-                why.append("topic frame")
-            if m.protected:
-                score += 2.0
-                why.append("dictionary entity")
-            if m.etype in NAMED_TYPES:
-                score += 1.0
-                why.append(m.etype)
+            st = statics[k]
+            if st is None:
+                st = statics[k] = self._static(pool.window, m, pool.echoed)
+            score = st.score
+            why = list(st.why)
             if animacy == "human" and not human:
                 score -= 1.5
                 why.append("untyped for a person pronoun")
@@ -511,44 +556,83 @@ class MultiTurn:
             if noun and (m.head == noun or m.text.endswith(noun)):
                 score += 2.5
                 why.append(f"head {noun}")
-            elif noun and m.etype in self.category_types.get(noun, ()):
+            elif noun and m.etype in cat_types:
                 score += 2.0
                 why.append(f"a kind of {noun}")
-            elif (
-                noun
-                and "work" in self.category_types.get(noun, ())
-                and m.etype in UNKNOWN_TYPES
-                and m.gram == "topic"
-            ):
+            elif noun and "work" in cat_types and m.etype in UNKNOWN_TYPES and m.gram == "topic":
                 # 这本书 / 这首歌 after 你读过X吗: titles are untyped, the topic frame vouches
                 score += 2.0
                 why.append(f"a title ({noun})")
-            repeats = sum(1 for i, t in texts_by_turn.items() if i != m.turn and m.text in t)
-            if not repeats and m.text in echoed:
-                repeats = 1
-            if repeats:
-                score += 1.0 * repeats
-                why.append("repeated")
-            if exchange and m.text in exchange[0] and m.text in exchange[1]:
-                score += 1.5  # asked about by the user and taken up by the answer
-                why.append("topic of the last exchange")
-            if self._attribute_of(m.text):
-                score -= 1.5  # 报销单据的审批人: the 报销单据 is what is talked about
-                why.append(f"an attribute ({self._attribute_of(m.text)})")
-            if m.etype in ATTRIBUTE_TYPES:
-                score -= 2.5  # 等待期 / 犹豫期: an attribute of a product, not the product
-                why.append(f"an attribute ({m.etype})")
-            score -= 0.1 * m.order
+            for delta, w in st.suffix:
+                score += delta
+                if w is not None:
+                    why.append(w)
             out.append(Candidate(m, score, ", ".join(why)))
         out.sort(key=lambda c: -c.score)
         return out
 
 
 SHARED = "shared"  # Mention.source of a phrase said in two turns
-_Pool = tuple[tuple[Mention, ...], frozenset[str]]
+
+
+class _Static(NamedTuple):
+    """The part of a candidate's score :meth:`MultiTurn.rank` knows before seeing the query."""
+
+    score: float  # the score before the query-dependent terms
+    why: tuple[str, ...]
+    suffix: tuple[tuple[float, str | None], ...]  # terms added after them, in order
+
+
+class _Window(NamedTuple):
+    """What scoring needs of a window: turn indexes, the last user turn, texts, last exchange."""
+
+    back: dict[int, int]  # turn index -> how many turns back (0 = the last)
+    last_user: Any  # TurnInfo | None
+    texts: tuple[tuple[int, str], ...]  # (turn index, text)
+    exchange: tuple[str, str] | None
+
+    @classmethod
+    def of(cls, d: Dialogue) -> _Window:
+        last_user = d.last_user()
+        exchange: tuple[str, str] | None = None
+        if last_user is not None:
+            after = [ti for ti in d.turns if ti.turn.index > last_user.turn.index]
+            if after:
+                exchange = (last_user.turn.content, after[0].turn.content)
+        n = len(d.turns)
+        back: dict[int, int] = {}
+        for k, ti in enumerate(d.turns):
+            back[ti.turn.index] = n - 1 - k  # as turns[::-1].index: the last one wins
+        texts = dict((ti.turn.index, ti.turn.content) for ti in d.turns)
+        return cls(back, last_user, tuple(texts.items()), exchange)
+
+
+class _Pool(NamedTuple):
+    mentions: tuple[Mention, ...]
+    echoed: frozenset[str]  # phrases credited as repeated (a shared stretch ends them)
+    window: _Window
+    statics: list[_Static | None]  # one per mention, computed on first use
+
+
+@dataclass
+class _Shared:
+    """The per-Rewriter state the multi-turn modes share (kept on the lexicon)."""
+
+    analyzer: ContextAnalyzer
+    refs: Any = None  # the memoised MultiTurn._references
+    pools: OrderedDict[tuple[tuple[int, str, str], ...], _Pool] = field(default_factory=OrderedDict)
+    shared_pair: dict[tuple[str, str], tuple[int, int, str, str] | None] = field(
+        default_factory=dict
+    )
+
+
 _THING_NAMES = frozenset({"product", "system", "drug", "plan"})
 _TOPICAL = frozenset({"NOUN", "OTHER"})
 _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
+
+
+def _bigrams(text: str) -> set[str]:
+    return {text[i : i + 2] for i in range(len(text) - 1)}
 
 
 def _kind(t: Any) -> str:
