@@ -133,6 +133,8 @@ class Ellipsis:
             for c in self.mt.rank(d, text=text)
             if not _is_pronounish(c.mention)
             and text not in c.mention.text  # 宽板凳 after 宽板凳神鲜杨家: an echo, not a gap
+            # a phrase that itself refers (三者 / 其以及…) fills nothing; coreference's business
+            and not self.mt.references(c.mention.text, self.mt.parse(c.mention.text))
             and c.mention.turn in recent
             # a place is the setting of a chat, not its topic, unless the query asks about one
             and (c.mention.etype != "place" or "place" in hinted)
