@@ -21,6 +21,7 @@ from rulerewrite.modes.multiturn import (
     salient,
 )
 from rulerewrite.result import Step
+from rulerewrite.text.builtin_parser import kind_of
 
 NAMED = ("person", "place", "org", "product", "code")
 
@@ -143,6 +144,8 @@ class Coreference:
         lu = d.last_user()
         recent = {ti.turn.index for ti in d.turns[-(self.person_back + 1) :]}
         recent = {i for i in recent if lu is not None and i == lu.turn.index}
+        if human and self._person_before(orig_text, ref):
+            recent = set()  # 耶稣就是你的救主他为你死: 他 is the person just named
         good = merge_nested(
             [
                 c
@@ -214,6 +217,16 @@ class Coreference:
             )
         end = ref.noun_end if ref.noun else ref.end
         return self._replace(state, ref, good[0], end)
+
+    def _person_before(self, text: str, ref: Ref) -> bool:
+        """The query itself names a person before the pronoun (耶稣…他): the pronoun most likely
+        points at that person, not at one from the history."""
+        return any(
+            t.end <= ref.start
+            and kind_of(t.pos, t.text) == "NOUN"
+            and self.mt.analyzer.type_of(t.text, t.pos) in self.person_types
+            for t in self.mt.parse(text).tokens
+        )
 
     def _attribute_of(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
         """这个费用多少 after 个税年度汇算…: 个税年度汇算的费用多少. Only a clear topic is used;
