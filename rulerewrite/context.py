@@ -187,6 +187,10 @@ class ContextAnalyzer:
         self.window = window
         self.parser: Parser = parser or BuiltinParser(lexicon.segmenter)
         self.human_heads: tuple[str, ...] = ()
+        self.not_human: frozenset[str] = frozenset()
+        self.topic_not_first: tuple[str, ...] = ()
+        self.topic_not_last: tuple[str, ...] = ()
+        self.topic_not_inside: tuple[str, ...] = ()
         self.non_entity: frozenset[str] = frozenset()
         self.surnames: tuple[str, ...] = ()
         suffixes: list[tuple[str, str]] = []
@@ -196,6 +200,14 @@ class ContextAnalyzer:
         for r in lexicon.rules.get("context", ()):
             if r.get("human_heads"):
                 self.human_heads += tuple(r.get("human_heads"))
+            if r.get("not_human"):
+                self.not_human |= frozenset(str(w) for w in r.get("not_human"))
+            if r.get("not_first"):
+                self.topic_not_first += tuple(str(w) for w in r.get("not_first"))
+            if r.get("not_last"):
+                self.topic_not_last += tuple(str(w) for w in r.get("not_last"))
+            if r.get("not_inside"):
+                self.topic_not_inside += tuple(str(w) for w in r.get("not_inside"))
             for etype, words in (r.get("type_suffixes") or {}).items():
                 suffixes += [(str(w), str(etype)) for w in words]
             if r.get("surnames"):
@@ -347,6 +359,9 @@ class ContextAnalyzer:
                 or (len(phrase) <= 2 and phrase[-1] in "的啊呀")  # 我喜欢是的: a reply
                 or phrase[0] in "啊呀哦嗯哈吧了的呢吗很太"  # 知道啊很有名: an answer, not a title
                 or phrase.startswith(("有人", "没人", "谁"))
+                or phrase.startswith(self.topic_not_first)
+                or any(w in phrase for w in self.topic_not_inside)
+                or phrase.endswith(self.topic_not_last)
             ):
                 continue  # 你知道我在哪吗: a question about the speakers, not a topic
             s = text.index(phrase, s)
@@ -432,6 +447,8 @@ class ContextAnalyzer:
     def type_of(self, head: str, pos: str) -> str:
         if _CODE.fullmatch(head):
             return "code"
+        if head in self.not_human:
+            return "thing"
         if pos not in ("nr", "nrt", "nrfg") and head.endswith(self.human_heads):
             return "human"
         t = ENTITY_TYPES_OF_POS.get(pos)

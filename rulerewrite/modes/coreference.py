@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rulerewrite.lexicon import Lexicon
@@ -20,6 +21,7 @@ from rulerewrite.modes.multiturn import (
     salient,
 )
 from rulerewrite.result import Step
+from rulerewrite.text.builtin_parser import kind_of
 
 NAMED = ("person", "place", "org", "product", "code")
 
@@ -69,6 +71,16 @@ class Coreference:
             if r.id == "generic_kinds"
             for w in r.get("words", [])
         )
+        not_refs = [
+            str(p)
+            for r in lexicon.rules.get("coreference", ())
+            if r.id == "not_references"
+            for p in (r.get("patterns") or [])
+        ]
+        self.not_refs = re.compile("|".join(not_refs)) if not_refs else None
+        # 他/她: a person (a name, a kinship or role noun) is salient enough, statement or not
+        self.person_types = frozenset(vals.get("person_salient", []))
+        self.person_back = int(vals.get("person_back", 1))
 
     def applies(self, state: State) -> bool:
         if state.has("pronoun") or state.has("demonstrative"):
@@ -109,6 +121,10 @@ class Coreference:
             return state
         if self._opening_filler(text, ref):
             return state
+        if self.not_refs is not None and any(
+            m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
+        ):
+            return state  # 你他妈 / 管他呢: a set phrase, not a pronoun
         bare = ref.source.startswith("rules/") and ref.etype is None  # a bare 这 / 那
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
             return self._attribute_of(state, d, ref, orig_text)
@@ -131,8 +147,27 @@ class Coreference:
         kinds = self.salient_kinds
         if len(orig_text) > self.statement_len and not is_question(self.mt.parse(orig_text)):
             kinds = self.statement_kinds
+        # a person the user named in the last user turn, or one both speakers said
+        lu = d.last_user()
+        recent = {ti.turn.index for ti in d.turns[-(self.person_back + 1) :]}
+        recent = {i for i in recent if lu is not None and i == lu.turn.index}
+        if human and self._person_before(orig_text, ref):
+            recent = set()  # 耶稣就是你的救主他为你死: 他 is the person just named
         good = merge_nested(
-            [c for c in cands if salient(c, kinds) and c.score >= self.min_score], self.margin
+            [
+                c
+                for c in cands
+                if (
+                    salient(c, kinds)
+                    or (
+                        human
+                        and c.mention.etype in self.person_types
+                        and (c.mention.turn in recent or "repeated" in c.why)
+                    )
+                )
+                and c.score >= self.min_score
+            ],
+            self.margin,
         )
         if not good and kinds is not self.salient_kinds:
             # a narrative statement is read, not searched for its referent: no question back
@@ -207,6 +242,16 @@ class Coreference:
             )
         end = ref.noun_end if ref.noun else ref.end
         return self._replace(state, ref, good[0], end)
+
+    def _person_before(self, text: str, ref: Ref) -> bool:
+        """The query itself names a person before the pronoun (耶稣…他): the pronoun most likely
+        points at that person, not at one from the history."""
+        return any(
+            t.end <= ref.start
+            and kind_of(t.pos, t.text) == "NOUN"
+            and self.mt.analyzer.type_of(t.text, t.pos) in self.person_types
+            for t in self.mt.parse(text).tokens
+        )
 
     def _attribute_of(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
         """这个费用多少 after 个税年度汇算…: 个税年度汇算的费用多少. Only a clear topic is used;

@@ -51,6 +51,8 @@ class Ellipsis:
         self.mt = MultiTurn(lexicon, config)
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         self.dangling = self.mt.wordset("dangling_verbs")
+        self.modals = self.mt.wordset("modal_verbs")
+        self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.complete_verbs = self.mt.wordset("complete_predicates")
         self.attributes = self.mt.wordset("attribute_nouns") | frozenset(
             w for _t, ws, _s in self.mt.type_hints for w in ws
@@ -87,6 +89,9 @@ class Ellipsis:
         self.question_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_question", [])
         )
+        # a verb left without its object (我在吃 / 给你吃) is incomplete whether it asks or
+        # tells: its object may take what a question's topic may take
+        self.object_kinds = self.salient_kinds | frozenset(self.mt.values.get("salient_object", []))
 
     def applies(self, state: State) -> bool:
         if state.features.length > self.max_len * 2:
@@ -144,6 +149,9 @@ class Ellipsis:
             for c in self.mt.rank(d, text=text)
             if not _is_pronounish(c.mention)
             and text not in c.mention.text  # 宽板凳 after 宽板凳神鲜杨家: an echo, not a gap
+            # a phrase that itself refers (三者 / 其以及…) fills nothing; coreference's business
+            and not self.mt.references(c.mention.text, self.mt.parse(c.mention.text))
+            and not self._clause(c.mention)
             and c.mention.turn in recent
             # a place is the setting of a chat, not its topic, unless the query asks about one
             and (c.mention.etype != "place" or "place" in hinted)
@@ -157,6 +165,8 @@ class Ellipsis:
         asks = is_question(parse)
         kinds = self.question_kinds if asks else self.salient_kinds
         floor = self.min_score_question if asks else self.min_score
+        if kind == "object":
+            kinds = kinds | self.object_kinds
         if not self._confident(cands, kinds, floor):
             return state.note(
                 "ellipsis",
@@ -168,6 +178,12 @@ class Ellipsis:
             if objs and objs[0].score >= best.score - 1.0:
                 best = objs[0]
         filler = best.mention.text
+        if kind == "object":
+            # 喜欢吃 + 吃榴莲: the verb the phrase opens with is already there
+            for k in range(min(3, len(filler) - 2), 0, -1):
+                if text[:pos].endswith(filler[:k]):
+                    filler = filler[k:]
+                    break
         if kind == "subject" and self._attribute_first(parse, pos):
             # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的)
             filler += "" if filler.endswith("的") else "的"
@@ -271,9 +287,39 @@ class Ellipsis:
             and kinds[j] == "VERB"
             and self._dangles(toks[j].text)
             and len(parse.text) <= self.short_len
+            and not self._has_object(toks, kinds, j)
         ):
             return "object", _after_aspect(toks, j)
         return None
+
+    def _clause(self, m: Mention) -> bool:
+        """A phrase the chunker or the shared-span finder made that holds an adverb
+        (全世界的客户都想不花钱 / 兴奋点大大增加) is a clause, not a thing to put back; a topic
+        frame's title (我不是药神) stands as written."""
+        if m.source.startswith("rules/") or m.protected:
+            return False
+        return any(kind_of(t.pos, t.text) == "ADV" for t in self.mt.parse(m.text).tokens)
+
+    def _has_object(self, toks: list[Any], kinds: list[str], j: int) -> bool:
+        """The verb ``toks[j]`` already has its object in front (墨西哥去过了 / 三体也看过: a
+        topicalised object, adverbs skipped; a person there is the subject: 女儿也喜欢) or is
+        the 去/来 of purpose after another verb (买菜去): no object is missing after it. A modal
+        before it (想吃 / 想去 / 喜欢看) still leaves the object out."""
+        i = j - 1
+        while i >= 0 and kinds[i] == "ADV":  # 三体也看过 / 榴莲还没吃过
+            i -= 1
+        if i < 0:
+            return False
+        prev_tok, prev = toks[i], kinds[i]
+        if prev == "NOUN":
+            # a person before the verb is its subject (女儿也喜欢), anything else its object
+            return self.mt.analyzer.type_of(prev_tok.text, prev_tok.pos) not in _PEOPLE
+        return (
+            i == j - 1
+            and prev == "VERB"
+            and toks[j].text in self.purpose_verbs
+            and prev_tok.text not in self.modals
+        )
 
     def _dangles(self, word: str) -> bool:
         """A transitive verb that can end a query without its object (看 / 看过 / 买了)."""
@@ -566,6 +612,7 @@ class Ellipsis:
 
 
 _SLOT_TYPES = NAMED_TYPES | {"time"}
+_PEOPLE = frozenset({"person", "human"})
 _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})

@@ -664,7 +664,8 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
     """Is the candidate salient in one of the ways ``kinds`` accepts: ``topic`` (a topic frame
     of rules/context.yaml), ``entity`` (a dictionary entity), ``repeated`` (said in two turns),
     ``named`` (a person/place/org/product name from POS), ``lead`` (the subject or topic of the
-    last user turn), ``any`` (whatever ranks first)?"""
+    last user turn), ``exchange`` (asked about by the user and taken up by the answer), ``any``
+    (whatever ranks first)?"""
     m = c.mention
     return (
         ("topic" in kinds and m.gram == "topic" and m.source.startswith("rules/"))
@@ -673,6 +674,7 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
         or ("named" in kinds and m.etype in ("person", "place", "org", "product"))
         or ("set" in kinds and m.is_set)
         or ("lead" in kinds and "subject of last user turn" in c.why)
+        or ("exchange" in kinds and "topic of the last exchange" in c.why)
         or ("any" in kinds)
     )
 
