@@ -114,7 +114,7 @@ class Guards:
             negations={"*": self.free_negations(norm_text, matches)},
             neg_terms=tuple(self._neg_terms(matches)),
             expansions=frozenset(expansions),
-            history=tuple(self.norm(h).text for h in history),
+            history=with_perspective(tuple(self.norm(h).text for h in history)),
         )
 
     def _neg_terms(self, matches: Sequence[Match]) -> list[tuple[str, tuple[str, ...], int]]:
@@ -354,3 +354,14 @@ def _from_history(chunk: str, history: Sequence[str]) -> bool:
         any(chunk[:k] in h for h in history) and any(chunk[k:] in h for h in history)
         for k in range(2, len(chunk) - 1)
     )
+
+
+_FLIP = str.maketrans({"你": "我", "您": "我", "我": ""})
+
+
+def with_perspective(history: tuple[str, ...]) -> tuple[str, ...]:
+    """The turns, plus each turn that addresses someone as the other speaker would say it
+    (我可以帮您查订单吗 -> 可以帮我查订单吗): an answer that repeats the question from the
+    user's side (可以帮我查订单) invents nothing."""
+    flipped = tuple(f for h in history if (f := h.translate(_FLIP)) != h)
+    return history + flipped if flipped else history

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from rulerewrite.config import RewriterConfig
 from rulerewrite.context import Turn
-from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected
+from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected, with_perspective
 from rulerewrite.intent import IntentClassifier
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.modes.base import MODE_ORDER, Features, Mode, State, build_modes
@@ -75,7 +75,7 @@ class Pipeline:
         if not history:
             return base
         norm = self.lexicon.normalizer
-        return replace(base, history=tuple(norm(h).text for h in history))
+        return replace(base, history=with_perspective(tuple(norm(h).text for h in history)))
 
     def _protected_query_uncached(self, norm_text: str) -> Protected:
         matches = self.lexicon.match(self.lexicon.normalizer(norm_text))

@@ -20,8 +20,8 @@ from rulerewrite.modes.multiturn import (
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
 from rulerewrite.text.parse import Parse
 
-# the assistant's 你 is the user's 我 (and the other way round) when an answer repeats a question
-_PERSPECTIVE = str.maketrans({"你": "我", "我": "你", "您": "我"})
+# the assistant's 你 is the user's 我 when an answer repeats a question; the assistant's own 我 is dropped
+_PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
 _PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "它", "他们", "她们"})
 
 _NE = re.compile(
@@ -495,6 +495,8 @@ class Ellipsis:
             or re.search(r"[,，。;；!！?？]", asked)
         ):
             return None
+        if re.match(r"(?:哈+|呵+|嘿+|卧槽|我靠|哇|嗯+|恩+|啊+)", asked):
+            return None  # 哈哈你们家在哪里 / 卧槽烟台哪儿的: banter, the answer stands alone
         found = list(wh.pattern.finditer(asked))
         if len(found) != 1 or wh.pattern.search(core):
             return None
