@@ -40,7 +40,11 @@ class Ellipsis:
       last turns goes first (Galaxy S24 Ultra保修多久);
     - a verb left without its object (你要看吗): the object goes after the verb;
     - a bare ``X呢`` (一等座呢, 广州呢, 明天呢): the previous user question is reused with X in
-      the slot of the same type (广州 replaces 深圳), or next to its topic when no slot matches.
+      the slot of the same type (广州 replaces 深圳), or next to its topic when no slot matches;
+    - an answer to the assistant's question: a bare 为什么 asks why its statement holds, a short
+      yes/no answer takes the rest of a yes/no question (您用过kubectl吗 / 用过 -> 用过kubectl),
+      a short noun answer fills a wh-question's slot (住在哪个区 / 鼓楼 -> 住在鼓楼区), all seen
+      from the user's side (您的订单 -> 我的订单).
     A complete query is left alone even when the history has entities; a key entity missing
     with no history at all (保修多久 as a first message) makes the engine ask the user.
     Why: retrieval needs the topic in the query; old topics must not leak into new questions.
@@ -85,6 +89,9 @@ class Ellipsis:
         )
         self.why_max = int(self.mt.values.get("why_max", 16))
         self.answer_max = int(self.mt.values.get("answer_max", 12))
+        self.wh_rule = next(
+            (r for r in lexicon.rules.get("completeness", ()) if r.id == "answer_wh"), None
+        )
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.question_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_question", [])
@@ -415,10 +422,8 @@ class Ellipsis:
         会下象棋; 有人照顾你吗 / 没有 -> 没有人照顾我)."""
         reply_re = self.mt.patterns.get("answer_reply")
         end_re = self.mt.patterns.get("answer_question_end")
-        if reply_re is None or end_re is None or not d.turns:
-            return None
-        last = d.turns[-1]
-        if last.turn.role != "assistant" or last.turn.index != state.history[-1].index:
+        last = _answered(state, d)
+        if reply_re is None or end_re is None or last is None:
             return None
         asked = last.turn.content.strip().rstrip("?？!！。.~ ")
         if re.search(r"[,，。;；!！?？]", asked) or not end_re[0].search(asked):
@@ -479,12 +484,9 @@ class Ellipsis:
         """A short noun answer to the assistant's wh-question fills the question word's slot,
         seen from the user's side (南开在哪 / 天津 -> 南开在天津; 你在哪里 / 北京啊 ->
         在北京啊; 哪个版本的神雕 / 刘亦菲 -> 刘亦菲版本的神雕)."""
-        rule = self.mt.lexicon.rules.get("completeness", ())
-        wh = next((r for r in rule if r.id == "answer_wh" and r.pattern is not None), None)
-        if wh is None or wh.pattern is None or not d.turns:
-            return None
-        last = d.turns[-1]
-        if last.turn.role != "assistant" or last.turn.index != state.history[-1].index:
+        wh = self.wh_rule
+        last = _answered(state, d)
+        if wh is None or wh.pattern is None or last is None:
             return None
         asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
         said = text.strip().rstrip("?？!！。.~ ")
@@ -658,3 +660,14 @@ def _time_tokens(ti: TurnInfo) -> list[Mention]:
         Mention(m.group(), m.group(), "time", idx, role, "adv", m.start(), m.end(), 0, "time")
         for m in _TIME.finditer(ti.turn.content)
     ]
+
+
+def _answered(state: State, d: Dialogue) -> TurnInfo | None:
+    """The assistant's turn the query answers: the last message, if the assistant said it and
+    it is in the window (not dropped as chit-chat)."""
+    if not d.turns or not state.history:
+        return None
+    last = d.turns[-1]
+    if last.turn.role != "assistant" or last.turn.index != state.history[-1].index:
+        return None
+    return last
