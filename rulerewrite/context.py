@@ -310,8 +310,8 @@ class ContextAnalyzer:
         out: list[tuple[int, int, str, str, str, str, bool]] = []
         for a, b in noun_phrases(parse):
             head = toks[b - 1]
-            while a < b - 1 and toks[a].text in _MEASURE:
-                a += 1  # 个坎 / 些问题: a measure word opens no name
+            while a < b - 1 and (toks[a].text in _MEASURE or toks[a].text in _VERB_MEASURE):
+                a += 1  # 个坎 / 些问题 / (讲解)一下金瓶梅: a measure word opens no name
             s, e = toks[a].start, toks[b - 1].end
             phrase = text[s:e]
             if head.text in self.non_entity or phrase in self.non_entity:
@@ -468,6 +468,8 @@ _PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢�
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
 _MEASURE = frozenset("个些位只条")
+# verbal measures the chunker glues onto the next noun (讲解一下金瓶梅 / 看一次电影)
+_VERB_MEASURE = frozenset({"一下", "一下子", "一次", "一遍", "一趟", "一番"})
 _TRAILING_Q = re.compile(r"(?:怎么办|怎么样|咋办|咋整|好不好|行不行|对不对)$")
 _QWORD = re.compile(r"多少|什么|哪|谁|几|啥|怎")
 _PRONOUNISH = re.compile(r"[你我他她它您咱]们?|这个|那个|这|那|什么|啥|谁")

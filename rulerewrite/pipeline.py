@@ -159,7 +159,9 @@ class Pipeline:
             if new is state:
                 continue
             if prot is None:
-                prot = self._protected(state.norm.text, tuple(t.content for t in history))
+                # text may come from the window the modes look at, not from older turns
+                window = history[-2 * self.config.window :]
+                prot = self._protected(state.norm.text, tuple(t.content for t in window))
             state = self._guarded(prot, state, new, m.id)
         return self._finish(state)
 

@@ -214,3 +214,25 @@ def test_safe_step_passes_through(rw: Rewriter) -> None:
     assert res.standalone == "Galaxy S24 Ultra保修多久"
     assert not res.rewrite_skipped
     assert "coreference" in res.modes
+
+
+def test_guard_history_is_the_window_not_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the modes look at the last `window` exchanges; the guard accepts text from those only
+    rw = Rewriter(window=1)
+    seen: list[tuple[str, ...]] = []
+    real = rw.pipeline._protected
+
+    def spy(text: str, history: tuple[str, ...]) -> Protected:
+        seen.append(history)
+        return real(text, history)
+
+    monkeypatch.setattr(rw.pipeline, "_protected", spy)
+    history = [
+        {"role": "user", "content": "旧话题：安心福终身寿险"},
+        {"role": "assistant", "content": "好的"},
+        {"role": "user", "content": "Galaxy S24 Ultra 有哪些颜色"},
+        {"role": "assistant", "content": "有四种颜色。"},
+    ]
+    res = rw.rewrite("它保修多久", history)
+    assert res.standalone.startswith("Galaxy S24 Ultra")
+    assert seen and all(h == ("Galaxy S24 Ultra 有哪些颜色", "有四种颜色。") for h in seen)
