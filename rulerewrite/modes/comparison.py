@@ -106,12 +106,12 @@ class Comparison:
     def _which_noun(self, text: str, parse: Parse) -> str:
         """The noun a which-word determines (哪个**学校**的, 哪款**手机**), '' when the choice
         is adjectival (哪个更便宜, 哪个好)."""
-        m = next((mm for p in self.mt.which for mm in [p.search(text)] if mm), None)
-        if m is None:
-            return ""
-        for t in parse.tokens:
-            if t.start >= m.end() and t.text.strip():
-                return t.text if kind_of(t.pos, t.text) == "NOUN" else ""
+        for p in self.mt.which:
+            m = p.search(text)
+            if m is None:
+                continue
+            after = [t for t in parse.tokens if t.start >= m.end() and t.text.strip()]
+            return after[0].text if after and kind_of(after[0].pos, after[0].text) == "NOUN" else ""
         return ""
 
     def _ref(self, state: State, d: Dialogue, ref: Ref) -> State:

@@ -89,6 +89,7 @@ class Ellipsis:
         )
         self.why_max = int(self.mt.values.get("why_max", 16))
         self.answer_max = int(self.mt.values.get("answer_max", 12))
+        self.object_verbs = self.mt.wordset("answer_object_verbs")
         self.wh_rule = next(
             (r for r in lexicon.rules.get("completeness", ()) if r.id == "answer_wh"), None
         )
@@ -377,10 +378,7 @@ class Ellipsis:
             or re.search(r"[,，。;；!！?？]", said)
         ):
             return None
-        mention = Mention(
-            said, "", "statement", last.turn.index, last.turn.role, "statement", 0, len(said), 0,
-            "history",
-        )  # fmt: skip
+        mention = _said(said, last, "statement")
         return resolved(
             state,
             "ellipsis",
@@ -457,7 +455,7 @@ class Ellipsis:
         if not rest and (not kinds <= {"NOUN", "DE", "NUM"} or "NOUN" not in kinds):
             return None
         part = part.translate(_PERSPECTIVE)
-        if not rest and not m.group("asp") and v in self.mt.wordset("answer_object_verbs"):
+        if not rest and not m.group("asp") and v in self.object_verbs:
             new = neg + v + part + pt  # 迪士尼去么 / 去 -> 去迪士尼: the topic is the object
         elif not rest:
             new = part + text.strip()  # 作业写完了没 / 写完了 -> 作业写完了
@@ -465,10 +463,7 @@ class Ellipsis:
             new = neg + v + part + pt  # 有节目单了吗 / 有了 -> 有节目单了
         else:
             new = neg + v + asp + part + pt
-        mention = Mention(
-            part, "", "statement", last.turn.index, last.turn.role, "obj", 0, len(part), 0,
-            "history",
-        )  # fmt: skip
+        mention = _said(part, last, "obj")
         return resolved(
             state,
             "ellipsis",
@@ -514,10 +509,7 @@ class Ellipsis:
         filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
-        mention = Mention(
-            asked, "", "statement", last.turn.index, last.turn.role, "statement", 0,
-            len(asked), 0, "history",
-        )  # fmt: skip
+        mention = _said(asked, last, "statement")
         return resolved(
             state,
             "ellipsis",
@@ -600,18 +592,7 @@ class Ellipsis:
         new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
         if new == state.standalone or self.mt.references(new):
             return state  # the old question points elsewhere itself (那三者…): not reusable
-        mention = Mention(
-            prev.turn.content,
-            "",
-            "question",
-            prev.turn.index,
-            prev.turn.role,
-            "question",
-            0,
-            len(prev.turn.content),
-            0,
-            "history",
-        )
+        mention = _said(prev.turn.content, prev, "question", etype="question")
         return resolved(state, "ellipsis", src, new, mention, slot=slot, note=note, confidence=0.75)
 
 
@@ -671,3 +652,9 @@ def _answered(state: State, d: Dialogue) -> TurnInfo | None:
     if last.turn.role != "assistant" or last.turn.index != state.history[-1].index:
         return None
     return last
+
+
+def _said(text: str, ti: TurnInfo, gram: str, *, etype: str = "statement") -> Mention:
+    """What a history turn said (a whole statement, a question, the rest of a question) as the
+    antecedent a rewrite took, for ``resolved`` and the result's ``resolved_context``."""
+    return Mention(text, "", etype, ti.turn.index, ti.turn.role, gram, 0, len(text), 0, "history")

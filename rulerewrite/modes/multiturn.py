@@ -116,6 +116,8 @@ class MultiTurn:
                 self.words[r.id] = frozenset(str(w) for w in r.get("words"))
             if r.pattern is not None:
                 self.patterns[r.id] = (r.pattern, r.source)
+        # fragments that never fill a gap (78 / so / 一下好像是), one regex for every rank call
+        self.not_antecedent = self.patterns.get("not_antecedent", (None, ""))[0]
         self.attribute_heads = sorted(
             self.words.get("attribute_nouns", frozenset()), key=len, reverse=True
         )
@@ -510,7 +512,7 @@ class MultiTurn:
         hints = {t for t, _ in self.hinted_types(text)}
         pool = self._pool(d)
         cat_types = self.category_types.get(noun, ()) if noun else ()
-        junk = self.patterns.get("not_antecedent", (None, ""))[0]
+        junk = self.not_antecedent
         out: list[Candidate] = []
         seen: set[str] = set()
         statics = pool.statics

@@ -345,7 +345,7 @@ def _attach(words: list[str], kinds: list[str]) -> tuple[list[int], list[str]]:
         a2, b2 = nps[k]
         gap = [g for g in range(b1, a2) if words[g].strip()]
         if len(gap) == 1 and words[gap[0]] in CONJ_WORDS:
-            first = _coord_first(k - 1, nps, words, kinds)
+            first = _coord_first(k - 1, nps, words)
             heads[b2 - 1], rels[b2 - 1] = first, "coo"
             heads[gap[0]], rels[gap[0]] = b2 - 1, "cc"
     # subject: the NP head right before the root (adverbs, modals, pronouns between allowed)
@@ -382,7 +382,7 @@ def _attach(words: list[str], kinds: list[str]) -> tuple[list[int], list[str]]:
     return heads, rels
 
 
-def _coord_first(k: int, nps: list[tuple[int, int]], words: list[str], kinds: list[str]) -> int:
+def _coord_first(k: int, nps: list[tuple[int, int]], words: list[str]) -> int:
     """The head of the first conjunct of a chain ending at NP ``k`` (A、B 和 C → A)."""
     while k > 0:
         b_prev = nps[k - 1][1]

@@ -85,12 +85,9 @@ class Segmenter:
             if not w.strip():
                 continue
             if tag:
-                ti = tag_of.get(tag)
-                if ti is None:
-                    ti = tag_of[tag] = len(tags)
-                    tags.append(tag)
-                    if ti >= 1 << _TAG_BITS:
-                        raise ValueError(f"[RR530] too many POS tags in the segmenter ({tag!r})")
+                ti = _tag_index(
+                    tag, tag_of, tags, f"[RR530] too many POS tags in the segmenter ({tag!r})"
+                )
             else:
                 old = freq.get(w)
                 ti = _NO_TAG if old is None else old & ((1 << _TAG_BITS) - 1)
@@ -259,13 +256,20 @@ def _parse_dict(data: bytes, src: Path) -> tuple[dict[str, int], list[str], int]
         except (IndexError, ValueError):
             raise ValueError(f"[RR532] {src}:{lineno}: invalid dictionary line {line!r}") from None
         tag = parts[2] if len(parts) > 2 else "x"
-        ti = tag_of.get(tag)
-        if ti is None:
-            ti = tag_of[tag] = len(tags)
-            tags.append(tag)
-            if ti >= 1 << _TAG_BITS:
-                raise ValueError(f"[RR532] {src}:{lineno}: too many POS tags")
+        ti = _tag_index(tag, tag_of, tags, f"[RR532] {src}:{lineno}: too many POS tags")
         v = (f << _TAG_BITS) | ti
         freq[word] = values.setdefault(v, v)
         total += f
     return freq, tags, total
+
+
+def _tag_index(tag: str, tag_of: dict[str, int], tags: list[str], too_many: str) -> int:
+    """The index of a POS tag in the table, added when new; ``too_many`` is the error when the
+    table outgrows the bits a frequency value keeps for the tag."""
+    ti = tag_of.get(tag)
+    if ti is None:
+        ti = tag_of[tag] = len(tags)
+        tags.append(tag)
+        if ti >= 1 << _TAG_BITS:
+            raise ValueError(too_many)
+    return ti
