@@ -81,6 +81,17 @@ class Coreference:
         # 他/她: a person (a name, a kinship or role noun) is salient enough, statement or not
         self.person_types = frozenset(vals.get("person_salient", []))
         self.person_back = int(vals.get("person_back", 1))
+        # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
+        self.pronoun_gender: dict[str, str] = {}
+        ends: list[tuple[str, str]] = []
+        for r in lexicon.rules.get("coreference", ()):
+            if r.id == "gender":
+                self.pronoun_gender.update(
+                    {str(k): str(v) for k, v in (r.get("pronouns") or {}).items()}
+                )
+                ends += [(str(w), g) for g in ("male", "female") for w in r.get(g) or []]
+        # longest ending first: 姐夫 is a man (夫), 夫人 a woman
+        self.gender_ends = tuple(sorted(ends, key=lambda e: -len(e[0])))
 
     def applies(self, state: State) -> bool:
         if state.has("pronoun") or state.has("demonstrative"):
@@ -126,6 +137,8 @@ class Coreference:
         ):
             return state  # 你他妈 / 管他呢: a set phrase, not a pronoun
         bare = ref.source.startswith("rules/") and ref.etype is None  # a bare 这 / 那
+        if ref.etype == "place" and self._noun_before(text, ref):
+            return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
             return self._attribute_of(state, d, ref, orig_text)
         if ref.noun and not self.mt.is_category(ref.noun):
@@ -144,6 +157,9 @@ class Coreference:
         if ref.etype is not None:
             animacy = None
         cands = self.mt.rank(d, text=orig_text, animacy=animacy, noun=ref.noun, etype=ref.etype)
+        gender = self.pronoun_gender.get(ref.text)
+        if gender is not None:
+            cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
         kinds = self.salient_kinds
         if len(orig_text) > self.statement_len and not is_question(self.mt.parse(orig_text)):
             kinds = self.statement_kinds
@@ -242,6 +258,17 @@ class Coreference:
             )
         end = ref.noun_end if ref.noun else ref.end
         return self._replace(state, ref, good[0], end)
+
+    def gender_of(self, head: str) -> str | None:
+        """帅哥 -> male, 闺蜜 -> female, 朋友 -> None (rules/coreference.yaml ``gender``)."""
+        return next((g for end, g in self.gender_ends if head.endswith(end)), None)
+
+    def _noun_before(self, text: str, ref: Ref) -> bool:
+        """A noun ends right where the reference starts (杭电|那边)."""
+        return any(
+            t.end == ref.start and kind_of(t.pos, t.text) == "NOUN"
+            for t in self.mt.parse(text).tokens
+        )
 
     def _person_before(self, text: str, ref: Ref) -> bool:
         """The query itself names a person before the pronoun (耶稣…他): the pronoun most likely

@@ -27,6 +27,7 @@ _PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "�
 _NE = re.compile(
     r"^(?P<lead>(?:那|那么|那如果|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
 )
+_PERSON_TYPES = frozenset({"person", "human"})
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
 _HAS_QWORD = re.compile("|".join(re.escape(q) for q in sorted(QUESTION_WORDS)))
@@ -54,10 +55,15 @@ class Ellipsis:
     def __init__(self, lexicon: Lexicon, config: Any) -> None:
         self.mt = MultiTurn(lexicon, config)
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
+        self.ack = next(
+            (r.pattern for r in lexicon.rules.get("completeness", ()) if r.id == "ack_openers"),
+            None,
+        )
         self.dangling = self.mt.wordset("dangling_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.complete_verbs = self.mt.wordset("complete_predicates")
+        self.human_predicates = self.mt.wordset("human_predicates")
         self.attributes = self.mt.wordset("attribute_nouns") | frozenset(
             w for _t, ws, _s in self.mt.type_hints for w in ws
         )
@@ -92,6 +98,11 @@ class Ellipsis:
         self.object_verbs = self.mt.wordset("answer_object_verbs")
         self.wh_rule = next(
             (r for r in lexicon.rules.get("completeness", ()) if r.id == "answer_wh"), None
+        )
+        self.wh_lead = re.compile(
+            str(self.wh_rule.get("drop_lead") or "^(?:那你|那|你)(?![家的们])")
+            if self.wh_rule is not None
+            else "^$"
         )
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.question_kinds = self.salient_kinds | frozenset(
@@ -135,6 +146,11 @@ class Ellipsis:
         if self.mt.references(text, parse) or self.mt.asks_which(text):
             return state  # pronouns, sets and 哪个…: coreference / comparison decide
         gap = self._gap(parse)
+        if gap is not None and gap[0] == "subject":
+            # read after an opening acknowledgement: 好吧大阪提供…吗 has its subject (大阪);
+            # 嗯嗯怎么设置密码 takes its topic after 嗯嗯
+            acked = self._gap(parse, after_ack=True)
+            gap = acked if acked is None or acked[0] == "subject" else gap
         if gap is None:
             return state
         kind, pos = gap
@@ -152,6 +168,7 @@ class Ellipsis:
             return state
         recent = {ti.turn.index for ti in d.turns[-(self.max_back + 1) :]}
         hinted = {t for t, _ in self.mt.hinted_types(text)}
+        human = kind == "subject" and any(t.text in self.human_predicates for t in parse.tokens)
         cands = [
             c
             for c in self.mt.rank(d, text=text)
@@ -163,6 +180,8 @@ class Ellipsis:
             and c.mention.turn in recent
             # a place is the setting of a chat, not its topic, unless the query asks about one
             and (c.mention.etype != "place" or "place" in hinted)
+            # 好伤心 / 会讲话: only a person feels or talks
+            and (not human or c.mention.etype in _PERSON_TYPES)
         ]
         # a name inside a longer phrase that scores about as well (S7 in 云栖S7扫地机) is the same
         # referent, not a rival: keep the longer phrase
@@ -226,13 +245,18 @@ class Ellipsis:
 
     # -- completeness ----------------------------------------------------------------------------
 
-    def _gap(self, parse: Parse) -> tuple[str, int] | None:
-        """(``subject``, insert offset) or (``object``, insert offset) or None (complete)."""
+    def _gap(self, parse: Parse, *, after_ack: bool = False) -> tuple[str, int] | None:
+        """(``subject``, insert offset) or (``object``, insert offset) or None (complete);
+        ``after_ack`` reads the query after an opening acknowledgement (好吧 / 嗯嗯)."""
         toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
         if not toks:
             return None
         kinds = [kind_of(t.pos, t.text) for t in toks]
         i0 = 0
+        ack = self.ack.match(parse.text) if after_ack and self.ack is not None else None
+        if ack is not None:
+            while i0 < len(toks) and toks[i0].end <= ack.end():
+                i0 += 1
         while i0 < len(toks) and toks[i0].text in self.lead:
             i0 += 1
         if i0 >= len(toks):
@@ -505,7 +529,7 @@ class Ellipsis:
                 return None  # 什么星座 / 啥1984年: the noun is part of what is asked
         if any(kind_of(t.pos, t.text) not in ("NOUN", "TIME") for t in self.mt.parse(core).tokens):
             return None  # only a name, a thing, a place or a time answers a wh-question
-        lead = re.sub(r"^(?:那你|那|你)(?![家的们])", "", asked[: m.start()])
+        lead = self.wh_lead.sub("", asked[: m.start()], count=1)
         filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
