@@ -64,6 +64,11 @@ class Ellipsis:
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.complete_verbs = self.mt.wordset("complete_predicates")
         self.human_predicates = self.mt.wordset("human_predicates")
+        phrases = next(
+            (r for r in lexicon.rules.get("completeness", ()) if r.id == "set_phrases"), None
+        )
+        self.set_phrase_tags = frozenset(phrases.get("tags") or ()) if phrases else frozenset()
+        self.set_phrase_len = int(phrases.get("min_len") or 4) if phrases else 4
         self.attributes = self.mt.wordset("attribute_nouns") | frozenset(
             w for _t, ws, _s in self.mt.type_hints for w in ws
         )
@@ -105,6 +110,10 @@ class Ellipsis:
             else "^$"
         )
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
+        self.statement_short = int(self.mt.values.get("statement_short", 0))
+        self.statement_kinds = self.salient_kinds | frozenset(
+            self.mt.values.get("salient_statement", [])
+        )
         self.question_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_question", [])
         )
@@ -191,6 +200,8 @@ class Ellipsis:
         best = cands[0]
         asks = is_question(parse)
         kinds = self.question_kinds if asks else self.salient_kinds
+        if not asks and len(text) <= self.statement_short:
+            kinds = self.statement_kinds  # a short statement (吃了会胖) leans on the last turns
         floor = self.min_score_question if asks else self.min_score
         if kind == "object":
             kinds = kinds | self.object_kinds
@@ -251,6 +262,10 @@ class Ellipsis:
         toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
         if not toks:
             return None
+        if any(
+            t.pos in self.set_phrase_tags and len(t.text) >= self.set_phrase_len for t in toks
+        ) and not is_question(parse):
+            return None  # 鞭长莫及 / 一言难尽啊: an idiom is a complete comment
         kinds = [kind_of(t.pos, t.text) for t in toks]
         i0 = 0
         ack = self.ack.match(parse.text) if after_ack and self.ack is not None else None
