@@ -10,15 +10,20 @@ from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
+    Candidate,
     MultiTurn,
     Ref,
+    ambiguous,
     ask,
     is_question,
     resolved,
+    salient,
 )
 from rulerewrite.text.builtin_parser import kind_of
 from rulerewrite.text.parse import Parse
 
+# the dictionary types 他们 may point at as one group
+_GROUP_TYPES = frozenset({"person", "human", "org"})
 _ORDINAL = {"first": 0, "second": 1, "third": 2, "last": -1}
 _NAMED = ("person", "place", "org", "product", "code")
 # 6号 / 34号 / 817: a date or a number said in two turns is no pair of compared things
@@ -46,6 +51,9 @@ class Comparison:
         )
         # does the text hold one of the words (one search instead of a test per word)
         self._cmp_re = re.compile("|".join(map(re.escape, self.cmp_words)) or "(?!)")
+        coll = next((r for r in lexicon.rules.get("comparison", ()) if r.id == "collective"), None)
+        self.collective_kinds = frozenset(coll.get("salient") or ()) if coll else frozenset()
+        self.collective_min = float(coll.get("min_score") or 2.0) if coll else 2.0
 
     def applies(self, state: State) -> bool:
         return (
@@ -125,6 +133,18 @@ class Comparison:
         ):
             return state  # 那些激光去过唇毛的妞儿们: 那些 determines a new noun phrase, no set
         group = _latest_set(d, animacy=ref.animacy)
+        if group is None and ref.kind == "pronoun" and not ref.count and not ref.ordinal:
+            one = self._collective(d, text, ref.animacy)
+            if one is not None:  # 你知道EXO吗 / 他们最火的歌是什么 -> EXO最火的歌是什么
+                return resolved(
+                    state,
+                    "comparison",
+                    ref.source,
+                    text[: ref.start] + one.mention.text + text[ref.end :],
+                    one.mention,
+                    slot="referent",
+                    note=f"{ref.text} -> {one.mention.text} (one group: {one.why})",
+                )
         if group is None:
             return ask(
                 state,
@@ -168,6 +188,32 @@ class Comparison:
             slot="compared" if not ref.ordinal else "referent",
             note=f"{ref.text} -> {value}",
         )
+
+    def _collective(self, d: Dialogue, text: str, animacy: str | None) -> Candidate | None:
+        """The one clearly salient group 他们 / 它们 may point at when no set was said
+        (rules/comparison.yaml ``collective``), or None."""
+        kinds = self.collective_kinds
+        vals = self.mt.coref_values
+        if len(text) > int(vals.get("statement_len", 10_000)) and not is_question(
+            self.mt.parse(text)
+        ):
+            # a narrative statement: only a topic or a dictionary entity, as for 他 / 它
+            kinds = kinds & frozenset(vals.get("statement_salient", ["topic", "entity"]))
+        if not kinds:
+            return None
+        people = animacy == "human"
+        cands = [
+            c
+            for c in self.mt.rank(d, text=text, animacy="nonhuman" if not people else None)
+            if salient(c, kinds)
+            and c.score >= self.collective_min
+            and c.mention.etype != "place"  # a group of people or things, not where they are
+            # 他们 is people, a band or a team: never a product or a drug of the dictionaries
+            and not (people and c.mention.protected and c.mention.etype not in _GROUP_TYPES)
+        ]
+        if not cands or ambiguous(cands, d) or self.mt.references(cands[0].mention.text):
+            return None
+        return cands[0]
 
 
 def _join(members: tuple[str, ...]) -> str:

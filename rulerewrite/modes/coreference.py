@@ -156,7 +156,14 @@ class Coreference:
         animacy = None if ref.animacy == "any" else ("human" if human else "nonhuman")
         if ref.etype is not None:
             animacy = None
-        cands = self.mt.rank(d, text=orig_text, animacy=animacy, noun=ref.noun, etype=ref.etype)
+        cands = self.mt.rank(
+            d,
+            text=orig_text,
+            animacy=animacy,
+            noun=ref.noun,
+            etype=ref.etype,
+            titles_only=ref.kind == "pronoun",
+        )
         gender = self.pronoun_gender.get(ref.text)
         if gender is not None:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulerewrite.context import Dialogue, Mention, TurnInfo
+from rulerewrite.context import _VERB_MEASURE, Dialogue, Mention, TurnInfo
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
@@ -294,14 +294,19 @@ class Ellipsis:
                 break
             if k in ("VERB", "ADJ"):
                 break
-        rest = [(t, k) for t, k in zip(toks[i0:], kinds[i0:], strict=True) if k != "PART"]
+        # 讲一下 / 背一遍: a verbal measure belongs to the verb, the object goes after it
+        rest = [
+            (t, k)
+            for t, k in zip(toks[i0:], kinds[i0:], strict=True)
+            if k != "PART" and t.text not in _VERB_MEASURE
+        ]
         if (
             rest
             and rest[-1][1] == "VERB"
             and self._dangles(rest[-1][0].text)
-            and all(k == "ADV" for _t, k in rest[:-1])
+            and all(k == "ADV" or t.text in self.modals for t, k in rest[:-1])
         ):
-            # 知道 / 不知道 / 也喜欢吗: a bare verb answer
+            # 知道 / 不知道 / 也喜欢吗 / 不想去 / 没看过: a bare verb (after adverbs and modals)
             return "object", _after_aspect(toks, toks.index(rest[-1][0]))
         if not has_nominal_subject:
             root = parse.root
@@ -403,7 +408,8 @@ class Ellipsis:
     def _bare_why(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare 为什么 / 为啥 right after the assistant said something asks why that holds:
         the assistant's statement becomes the question (为什么 + 该订单无法退款)."""
-        core = text.strip().rstrip("?？!！。.~").rstrip("啊呀呢嘞哇")
+        bare = text.strip().rstrip("?？!！。.~")
+        core = bare.rstrip("啊呀呢嘞哇")
         if core not in self.why_words or not d.turns:
             return None
         last = d.turns[-1]
@@ -422,7 +428,8 @@ class Ellipsis:
             state,
             "ellipsis",
             self.mt.sources.get("bare_why", "ellipsis:bare_why"),
-            core + self._why_statement(d, said),
+            # the query's own final particle stays at the end (为啥啊 -> 为啥无聊啊)
+            core + self._why_statement(d, said) + bare[len(core) :],
             mention,
             slot="reason",
             note=f"{core}: asks why the last answer holds",
@@ -646,14 +653,14 @@ _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机
 
 
 def _after_aspect(toks: list[Any], j: int) -> int:
-    """Where an object goes after the verb ``toks[j]``: after its aspect particle (读过 + 飘)."""
-    if (
-        j + 1 < len(toks)
-        and toks[j + 1].text in ("了", "过", "着")
-        and toks[j + 1].start == toks[j].end
-    ):
-        return int(toks[j + 1].end)
-    return int(toks[j].end)
+    """Where an object goes after the verb ``toks[j]``: after its aspect particle or verbal
+    measure (读过 + 飘, 讲一下 + 刘邦)."""
+    end = int(toks[j].end)
+    for t in toks[j + 1 : j + 3]:
+        if t.start != end or t.text not in ("了", "过", "着", *_VERB_MEASURE):
+            break
+        end = int(t.end)
+    return end
 
 
 def _is_pronounish(m: Mention) -> bool:

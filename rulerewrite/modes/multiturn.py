@@ -152,6 +152,8 @@ class MultiTurn:
                 self.category_nouns = frozenset(self.category_types)
             elif r.get("words"):
                 self.words[r.id] = frozenset(str(w) for w in r.get("words"))
+        titles = sorted(self.wordset("title_hints"), key=len, reverse=True)
+        self._title_re = re.compile("|".join(map(re.escape, titles)) or "(?!)")
 
     # -- per rewrite -----------------------------------------------------------------------------
 
@@ -502,17 +504,22 @@ class MultiTurn:
         plural: bool = False,
         noun: str = "",
         etype: str | None = None,
+        titles_only: bool = False,
     ) -> list[Candidate]:
         """Antecedent candidates, best first.
 
         Agreement filters (他/她 → a person, 它/这个 → not a person, plural → a coordinated set);
         the score adds salience (subject/topic of the last user turn, a dictionary entity, a name,
         a phrase said in several turns), recency, the query's type hints and the determined noun
-        (这款手机 prefers a phrase headed by 手机)."""
+        (这款手机 prefers a phrase headed by 手机). Not a person for 它/这个, except a name from
+        POS that a topic frame introduced (jieba tags titles such as 金瓶梅 nr), at a penalty;
+        with ``titles_only`` (the pronoun 它) only when the query asks about a work (它的作者)."""
         hints = {t for t, _ in self.hinted_types(text)}
         pool = self._pool(d)
         cat_types = self.category_types.get(noun, ()) if noun else ()
         junk = self.not_antecedent
+        # 它 takes a POS name only as a title (它的作者); 这 / 那 may point at a person
+        titled = animacy == "nonhuman" and (not titles_only or bool(self._title_re.search(text)))
         out: list[Candidate] = []
         seen: set[str] = set()
         statics = pool.statics
@@ -541,7 +548,15 @@ class MultiTurn:
                 and not (_LATIN_NAME.fullmatch(m.text) and not m.protected)
             ):
                 continue  # 他/她: a person, or the topic a topic frame introduced (你知道X吗)
-            if animacy == "nonhuman" and human:
+            # 它 after 你读过庄子吗 / 你知道金瓶梅吗: jieba tags many titles nr, so a POS name
+            # a topic frame introduced may still be a thing (at a penalty below)
+            pos_titled = (
+                titled
+                and m.etype == "person"
+                and m.gram == "topic"
+                and m.source.startswith("rules/")
+            )
+            if animacy == "nonhuman" and human and not pos_titled:
                 continue
             seen.add(m.text)
             st = statics[k]
@@ -552,6 +567,9 @@ class MultiTurn:
             if animacy == "human" and not human:
                 score -= 1.5
                 why.append("untyped for a person pronoun")
+            elif animacy == "nonhuman" and human:
+                score -= 1.5
+                why.append("a name from POS, maybe a title")
             if m.etype in hints:
                 score += 2.0
                 why.append("type hint")
