@@ -193,6 +193,8 @@ class ContextAnalyzer:
         self.topic_not_inside: tuple[str, ...] = ()
         self.non_entity: frozenset[str] = frozenset()
         self.surnames: tuple[str, ...] = ()
+        self.translit_chars: frozenset[str] = frozenset()
+        self.translit_min = 3
         suffixes: list[tuple[str, str]] = []
         chitchat: list[tuple[re.Pattern[str], str]] = []
         self.topic_frames: list[tuple[re.Pattern[str], str, str | None]] = []
@@ -210,6 +212,9 @@ class ContextAnalyzer:
                 self.topic_not_inside += tuple(str(w) for w in r.get("not_inside"))
             for etype, words in (r.get("type_suffixes") or {}).items():
                 suffixes += [(str(w), str(etype)) for w in words]
+            if r.get("chars") and r.id == "transliteration":
+                self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
+                self.translit_min = int(r.get("min_len") or 3)
             if r.get("surnames"):
                 self.surnames += tuple(str(x) for x in r.get("surnames"))
             if r.get("non_entity"):
@@ -435,6 +440,11 @@ class ContextAnalyzer:
                 ]
                 return [both, *rest]
         return _with_sets(mentions, parse)
+
+    def looks_foreign(self, word: str) -> bool:
+        """莎士比亚 / 拿破仑: a transliterated foreign name (rules/context.yaml transliteration),
+        whatever jieba tagged it."""
+        return len(word) >= self.translit_min and all(c in self.translit_chars for c in word)
 
     def type_by_suffix(self, phrase: str) -> str | None:
         """The type a phrase's ending gives it (…医疗险 -> product), if any; at least two

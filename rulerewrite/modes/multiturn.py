@@ -519,7 +519,8 @@ class MultiTurn:
         cat_types = self.category_types.get(noun, ()) if noun else ()
         junk = self.not_antecedent
         # 它 takes a POS name only as a title (它的作者); 这 / 那 may point at a person
-        titled = animacy == "nonhuman" and (not titles_only or bool(self._title_re.search(text)))
+        title_q = bool(self._title_re.search(text))  # asks about a work: 作者 / 讲了什么
+        titled = animacy == "nonhuman" and (not titles_only or title_q)
         out: list[Candidate] = []
         seen: set[str] = set()
         statics = pool.statics
@@ -546,6 +547,10 @@ class MultiTurn:
                 # a Latin word the dictionaries do not know may name a person (tony, Ellie
                 # goulding) as well as a product
                 and not (_LATIN_NAME.fullmatch(m.text) and not m.protected)
+                # chat says 他的作者 of a book or a song: a topic-frame title, whatever its tag
+                and not (title_q and m.gram == "topic" and m.source.startswith("rules/"))
+                # 莎士比亚 / 拿破仑: jieba tags transliterated names ns or n as often as nr
+                and not (not m.protected and self.analyzer.looks_foreign(m.text))
             ):
                 continue  # 他/她: a person, or the topic a topic frame introduced (你知道X吗)
             # 它 after 你读过庄子吗 / 你知道金瓶梅吗: jieba tags many titles nr, so a POS name

@@ -164,8 +164,9 @@ SURNAMES = frozenset(
     "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
     "龚邵万钱严覃武戴莫孔向汤萧"
 )
+# (g: a bound morpheme jieba could not attach, 鹿/晗 -> 鹿晗)
 _NAME_TAIL_TAGS = frozenset(
-    {"n", "nr", "ns", "nz", "ng", "a", "ag", "v", "vg", "q", "zg", "j", "b"}
+    {"n", "nr", "ns", "nz", "ng", "a", "ag", "v", "vg", "q", "zg", "j", "b", "g"}
 )
 
 
