@@ -81,6 +81,7 @@ class Coreference:
         # 他/她: a person (a name, a kinship or role noun) is salient enough, statement or not
         self.person_types = frozenset(vals.get("person_salient", []))
         self.person_back = int(vals.get("person_back", 1))
+        self.place_words = self.mt.wordset("place_words")
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
         self.pronoun_gender: dict[str, str] = {}
         ends: list[tuple[str, str]] = []
@@ -217,7 +218,13 @@ class Coreference:
         if bare:
             # a bare 这/那 points only at a name, an entity, or the conversation's topic (a
             # topic frame such as 你知道X吗, or a phrase both speakers said)
-            if good and (_strong(good[0]) or salient(good[0], _TOPICS)):
+            if (
+                good
+                and (_strong(good[0]) or salient(good[0], _TOPICS))
+                # 这都被你发现了 / 那是远点: a city the chat mentioned is its setting, not
+                # what 这 / 那 points at, unless the query asks about a place
+                and (good[0].mention.etype != "place" or self._about_place(orig_text))
+            ):
                 return self._replace(state, ref, good[0], ref.noun_end if ref.noun else ref.end)
             return state
         if not good and ref.noun:
@@ -265,6 +272,12 @@ class Coreference:
             )
         end = ref.noun_end if ref.noun else ref.end
         return self._replace(state, ref, good[0], end)
+
+    def _about_place(self, text: str) -> bool:
+        """那是哪里 / 那是我的家乡 / 那边天气: the query is about a place."""
+        return any(w in text for w in self.place_words) or any(
+            t == "place" for t, _ in self.mt.hinted_types(text)
+        )
 
     def gender_of(self, head: str) -> str | None:
         """帅哥 -> male, 闺蜜 -> female, 朋友 -> None (rules/coreference.yaml ``gender``)."""
