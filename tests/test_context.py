@@ -32,6 +32,7 @@ def test_chitchat_turns_are_dropped(ca: ContextAnalyzer) -> None:
     assert [ti.turn.index for ti in d.turns] == [0, 1]
     assert ca.is_chitchat("你好呀~") and ca.is_chitchat("好的，谢谢！")
     assert ca.is_chitchat("不用谢了哈哈") and ca.is_chitchat("不谢啦")  # the reply to a thanks
+    assert ca.is_chitchat("抠鼻") and ca.is_chitchat("厉害抱拳")  # an emoticon typed as text
     assert not ca.is_chitchat("你好，iPhone 15 保修多久")
 
 

@@ -25,7 +25,7 @@ _PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
 _PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "它", "他们", "她们"})
 
 _NE = re.compile(
-    r"^(?P<lead>(?:那|那么|那如果|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
+    r"^(?P<lead>(?:那(?![个些种位款样])|那么|那如果|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
 )
 _PERSON_TYPES = frozenset({"person", "human"})
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
@@ -262,6 +262,9 @@ class Ellipsis:
         toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
         if not toks:
             return None
+        contained = self.mt.patterns.get("self_contained")
+        if contained is not None and contained[0].search(parse.text):
+            return None  # 哪有帅哥 / 谁买谁是250: the question names its own subject
         if any(
             t.pos in self.set_phrase_tags and len(t.text) >= self.set_phrase_len for t in toks
         ) and not is_question(parse):

@@ -253,12 +253,22 @@ class MultiTurn:
     def _with_noun(self, r: Ref, text: str, parse: Parse) -> Ref:
         if r.kind != "demonstrative":
             return r
-        for t in parse.tokens:
+        toks = parse.tokens
+        for k, t in enumerate(toks):
             if t.start < r.end < t.end:  # glued: 该市
                 rest = t.text[r.end - t.start :]
                 if rest in self.category_nouns:
                     return _ref_with(r, noun=rest, noun_end=t.end)
                 return r
+            if (
+                t.start == r.end
+                and kind_of(t.pos, t.text) == "ADJ"
+                and k + 1 < len(toks)
+                and toks[k + 1].start == t.end
+                and kind_of(toks[k + 1].pos, toks[k + 1].text) == "NOUN"
+            ):
+                # 那个小loli / 这种萌萌哒稀饭: the demonstrative determines its own noun phrase
+                return _ref_with(r, noun=toks[k + 1].text, noun_end=toks[k + 1].end)
             if t.start >= r.end and text[r.end : t.start].strip() == "":
                 # 这个费用多少: the noun may be the parse's root when no verb follows
                 if (
