@@ -100,6 +100,26 @@ def test_unknown_names_after_a_surname_are_joined(parser: BuiltinParser) -> None
     assert [t.text for t in parser.parse("王说了").tokens][:2] == ["王", "说"]
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("卢本伟会回来么", "卢本伟"),  # 卢 / 本 (r) / 伟: two single characters after a surname
+        ("朱正廷没有下凡", "朱正廷"),
+        ("你喜欢迟子建的小说吗", "迟子建"),
+        ("喜欢看李光洙的镜头", "李光洙"),  # 李光 + 洙, a bound morpheme (g)
+    ],
+)
+def test_names_jieba_leaves_in_pieces_are_joined(
+    parser: BuiltinParser, text: str, name: str
+) -> None:
+    assert any(t.text == name and t.pos == "nr" for t in parser.parse(text).tokens)
+
+
+@pytest.mark.parametrize("text", ["王我也去", "李在这里", "张三说了什么", "刘也不知道"])
+def test_function_words_after_a_surname_make_no_name(parser: BuiltinParser, text: str) -> None:
+    assert not any(len(t.text) == 3 and t.pos == "nr" for t in parser.parse(text).tokens)
+
+
 def test_parse_is_cached_and_parse_many_keeps_order(parser: BuiltinParser) -> None:
     a = parser.parse("它保修多久")
     assert parser.parse("它保修多久") is a

@@ -163,11 +163,31 @@ SURNAMES = frozenset(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
     "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
     "龚邵万钱严覃武戴莫孔向汤萧"
+    "关迟檀倪靳蒲苗凌柯聂章翟葛甘鲍岳樊乔柴宫温庞殷尚施欧谷景易鹿"
+)
+# a surname and two single characters jieba left apart (卢/本/伟, 朱/正/廷): an unknown name
+# when neither character is a function word or a pronoun and no further single character follows
+_NAME_STOP = frozenset(
+    "是有在说要会能想去来的了吗呢吧啊也都就还很太不没我你他她它这那和与跟把被给对从向到里上下"
+)
+_NAME_STOP_TAGS = frozenset(
+    {"p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "y", "x", "m", "e", "o"}
 )
 # (g: a bound morpheme jieba could not attach, 鹿/晗 -> 鹿晗)
 _NAME_TAIL_TAGS = frozenset(
     {"n", "nr", "ns", "nz", "ng", "a", "ag", "v", "vg", "q", "zg", "j", "b", "g"}
 )
+
+
+def _three_char_name(pairs: list[tuple[str, str]], i: int) -> bool:
+    """pairs[i] (a surname) and the next two single characters form an unknown name."""
+    if i + 2 >= len(pairs):
+        return False
+    parts = pairs[i + 1 : i + 3]
+    if any(len(w) != 1 or w in _NAME_STOP or t in _NAME_STOP_TAGS for w, t in parts):
+        return False
+    after = pairs[i + 3][0] if i + 3 < len(pairs) else ""
+    return len(after) != 1 or after in _NAME_STOP or not after.strip()
 
 
 def _merge_names(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -193,6 +213,10 @@ def _merge_names(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
             ):
                 out.append((w + tail, "nr"))
                 i = j
+                continue
+            if _three_char_name(pairs, i):
+                out.append((w + pairs[i + 1][0] + pairs[i + 2][0], "nr"))
+                i += 3
                 continue
         out.append((w, t))
         i += 1
