@@ -10,8 +10,8 @@ its :class:`Mention` s extracted with turn, speaker, grammatical role and type, 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +122,24 @@ class Mention:
     def is_set(self) -> bool:
         return len(self.members) >= 2
 
+    def at_turn(self, turn: int) -> Mention:
+        """The same mention said at another turn index (``dataclasses.replace(m, turn=turn)``
+        without its field introspection: a moved turn re-indexes all its mentions)."""
+        return Mention(
+            self.text,
+            self.head,
+            self.etype,
+            turn,
+            self.role,
+            self.gram,
+            self.start,
+            self.end,
+            self.order,
+            self.source,
+            self.members,
+            self.protected,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class TurnInfo:
@@ -133,16 +151,63 @@ class TurnInfo:
     chitchat: bool
 
 
-@dataclass(frozen=True, slots=True)
 class Dialogue:
-    """The window the modes look at: analysed turns, oldest first (chit-chat turns excluded)."""
+    """The window the modes look at: analysed turns, oldest first (chit-chat turns excluded).
 
-    turns: tuple[TurnInfo, ...]
-    dropped: tuple[int, ...] = ()  # indexes of chit-chat turns dropped from the window
-    # memo of mentions() / sets(), filled on first use (the window never changes)
-    _memo: dict[str, tuple[Mention, ...]] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False
-    )
+    Built lazily by :meth:`ContextAnalyzer.dialogue`: the turns are analysed (segmented,
+    parsed, their mentions extracted) on the first read of ``turns`` / ``dropped`` (or of what
+    derives from them), so a mode that builds the window and then finds nothing to resolve
+    costs no analysis of the history. Immutable once read; equal when the windows are equal.
+    """
+
+    __slots__ = ("_build", "_dropped", "_memo", "_turns")
+
+    def __init__(self, turns: tuple[TurnInfo, ...] = (), dropped: tuple[int, ...] = ()) -> None:
+        self._turns = turns
+        self._dropped = dropped  # indexes of chit-chat turns dropped from the window
+        self._build: Callable[[], tuple[tuple[TurnInfo, ...], tuple[int, ...]]] | None = None
+        # memo of mentions() / sets(), filled on first use (the window never changes)
+        self._memo: dict[str, tuple[Mention, ...]] = {}
+
+    @classmethod
+    def lazy(cls, build: Callable[[], tuple[tuple[TurnInfo, ...], tuple[int, ...]]]) -> Dialogue:
+        """A window whose ``(turns, dropped)`` ``build`` makes on first use."""
+        d = cls()
+        d._build = build
+        return d
+
+    @property
+    def analysed(self) -> bool:
+        """Have the turns been analysed (always, for a window not built lazily)?"""
+        return self._build is None
+
+    @property
+    def turns(self) -> tuple[TurnInfo, ...]:
+        if self._build is not None:
+            self._force()
+        return self._turns
+
+    @property
+    def dropped(self) -> tuple[int, ...]:
+        if self._build is not None:
+            self._force()
+        return self._dropped
+
+    def _force(self) -> None:
+        build, self._build = self._build, None
+        if build is not None:
+            self._turns, self._dropped = build()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dialogue):
+            return NotImplemented
+        return (self.turns, self.dropped) == (other.turns, other.dropped)
+
+    def __hash__(self) -> int:
+        return hash((self.turns, self.dropped))
+
+    def __repr__(self) -> str:
+        return f"Dialogue(turns={self.turns!r}, dropped={self.dropped!r})"
 
     def mentions(self) -> list[Mention]:
         """All mentions, most recent turn first, in reading order within a turn."""
@@ -252,9 +317,15 @@ class ContextAnalyzer:
         self._analyze_said = lru_cache(maxsize=cache)(self._analyze_said_uncached)
         self.is_chitchat = lru_cache(maxsize=cache)(self._is_chitchat)  # type: ignore[method-assign]
 
-    def dialogue(self, history: Sequence[Turn]) -> Dialogue:
-        """The window: the last ``window`` exchanges, chit-chat turns dropped."""
-        turns = list(history[-2 * self.window :]) if history else []
+    def dialogue(self, history: Sequence[Turn], *, lazy: bool = False) -> Dialogue:
+        """The window: the last ``window`` exchanges, chit-chat turns dropped. ``lazy``: the
+        turns are analysed when the window is first read (:meth:`Dialogue.lazy`)."""
+        turns = tuple(history[-2 * self.window :]) if history else ()
+        if lazy:
+            return Dialogue.lazy(lambda: self._window(turns))
+        return Dialogue(*self._window(turns))
+
+    def _window(self, turns: tuple[Turn, ...]) -> tuple[tuple[TurnInfo, ...], tuple[int, ...]]:
         infos: list[TurnInfo] = []
         dropped: list[int] = []
         for t in turns:
@@ -265,7 +336,7 @@ class ContextAnalyzer:
                 dropped.append(t.index)
                 continue
             infos.append(ti)
-        return Dialogue(tuple(infos), tuple(dropped))
+        return tuple(infos), tuple(dropped)
 
     # -- one turn ------------------------------------------------------------------------------
 
@@ -287,7 +358,7 @@ class ContextAnalyzer:
         if ti.turn.index == turn.index:
             return ti
         # the same text analysed at another position: only the turn index of its mentions moves
-        ms = tuple(_replace_mention(m, turn=turn.index) for m in ti.mentions)
+        ms = tuple(m.at_turn(turn.index) for m in ti.mentions)
         return TurnInfo(turn, ti.parse, ms, ti.chitchat)
 
     def _analyze_said_uncached(self, role: str, content: str) -> TurnInfo:

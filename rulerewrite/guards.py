@@ -40,6 +40,12 @@ class Protected:
     # (term, targets, negations in the term) — a target stands for the term's negations
     neg_terms: tuple[tuple[str, tuple[str, ...], int], ...] = ()
 
+    def with_history(self, history: tuple[str, ...]) -> Protected:
+        """The same commitments with the dialogue window's normalised turns: what
+        ``dataclasses.replace(self, history=history)`` gives, without its per-call field
+        introspection (this runs once per rewrite with a history)."""
+        return Protected(self.items, self.negations, self.expansions, history, self.neg_terms)
+
 
 class Guards:
     """Build once per Rewriter; ``protected()`` per query; ``check()`` per produced text."""
@@ -297,13 +303,14 @@ class Guards:
         # text moved from elsewhere in the query (a distributed subject, 上海呢 → 上海的…) is the
         # user's own; so is history text and a dictionary expansion
         history = (*prot.history, orig) if orig else prot.history
-        if any(chunk in h for h in history) or any(chunk in x for x in prot.expansions):
+        said = _Said(history)
+        if said.has(chunk) or any(chunk in x for x in prot.expansions):
             return None
         rest = chunk
         for piece in sorted(prot.expansions, key=len, reverse=True):
             rest = rest.replace(piece, " ")
         # pieces of history phrases (a noun phrase taken from a turn) are fine
-        rest = _strip_history(rest, history)
+        rest = _strip_history(rest, said)
         for g in self._glue_in(rest):
             rest = rest.replace(g, " ")
         left = "".join(ch for ch in rest if _WORDISH.match(ch))
@@ -314,9 +321,32 @@ class Guards:
         return None
 
 
-def _strip_history(rest: str, history: Sequence[str]) -> str:
+class _Said:
+    """Whether a string occurs in one of some texts (the history turns), with one search over
+    the texts joined by a separator instead of one search per text. A string holding the
+    separator itself is searched text by text (a match must not span two texts)."""
+
+    __slots__ = ("joined", "texts")
+    SEP = "\x00"
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.texts = texts
+        self.joined = self.SEP.join(texts)
+
+    def __bool__(self) -> bool:
+        return bool(self.texts)
+
+    def has(self, s: str) -> bool:
+        """``any(s in t for t in texts)``."""
+        if self.SEP in s:
+            return any(s in t for t in self.texts)
+        return s in self.joined if self.texts else False
+
+
+def _strip_history(rest: str, history: Sequence[str] | _Said) -> str:
     """Remove every run of >= 2 characters of ``rest`` that occurs in a history turn."""
-    if not history:
+    said = history if isinstance(history, _Said) else _Said(history)
+    if not said:
         return rest
     out: list[str] = []
     i = 0
@@ -324,7 +354,7 @@ def _strip_history(rest: str, history: Sequence[str]) -> str:
     while i < n:
         best = 0
         pair = rest[i : i + 2]
-        if len(pair) < 2 or not any(pair in h for h in history):
+        if len(pair) < 2 or not said.has(pair):
             # no run of >= 2 characters starting here occurs in a turn: each one starts with
             # this pair
             out.append(rest[i])
@@ -332,7 +362,7 @@ def _strip_history(rest: str, history: Sequence[str]) -> str:
             continue
         for j in range(n, i + 1, -1):
             seg = rest[i:j]
-            if seg.strip() and any(seg in h for h in history):
+            if seg.strip() and said.has(seg):
                 best = j - i
                 break
         if best:

@@ -75,7 +75,7 @@ class Pipeline:
         if not history:
             return base
         norm = self.lexicon.normalizer
-        return replace(base, history=with_perspective(tuple(norm(h).text for h in history)))
+        return base.with_history(with_perspective(tuple(norm(h).text for h in history)))
 
     def _protected_query_uncached(self, norm_text: str) -> Protected:
         matches = self.lexicon.match(self.lexicon.normalizer(norm_text))

@@ -75,3 +75,35 @@ def test_new_match_equals_the_constructor() -> None:
     e = Entry("entity", "iPhone", "tech", "tech.yaml:3")
     assert new_match(0, 6, "iphone", (e,)) == Match(0, 6, "iphone", (e,))
     assert hash(new_match(0, 6, "iphone", (e,))) == hash(Match(0, 6, "iphone", (e,)))
+
+
+def test_mention_at_turn_equals_dataclasses_replace() -> None:
+    from rulerewrite.context import Mention
+
+    m = Mention(
+        "北京和上海", "上海", "place", 2, "user", "topic", 0, 5, 1, "coordination",
+        ("北京", "上海"), True,
+    )  # fmt: skip
+    moved = m.at_turn(0)
+    # every field (a field added later and not carried over fails here)
+    assert {f.name: getattr(moved, f.name) for f in dataclasses.fields(Mention)} == {
+        f.name: getattr(dataclasses.replace(m, turn=0), f.name) for f in dataclasses.fields(Mention)
+    }
+    assert m.turn == 2  # the original is untouched
+
+
+def test_protected_with_history_equals_dataclasses_replace() -> None:
+    from rulerewrite.guards import Protected
+
+    p = Protected(
+        (("entity", "iphone 15", "x.yaml:1"),),
+        {"不": 1},
+        frozenset({"苹果手机"}),
+        ("旧的一轮",),
+        (("不含税", ("税前",), 1),),
+    )
+    hist = ("iphone 15 多少钱", "5999 元")
+    fast, slow = p.with_history(hist), dataclasses.replace(p, history=hist)
+    assert {f.name: getattr(fast, f.name) for f in dataclasses.fields(Protected)} == {
+        f.name: getattr(slow, f.name) for f in dataclasses.fields(Protected)
+    }

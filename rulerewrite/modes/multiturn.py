@@ -97,6 +97,10 @@ class MultiTurn:
         # one (shared_spans), per pair of texts: a turn pair recurs as the window slides
         self._shared_pair = entry.shared_pair
         self.parser = self.analyzer.parser
+        self._attribute_memo = lru_cache(maxsize=8192)(self._attribute_of_uncached)
+        self._hinted = lru_cache(maxsize=4096)(self._hinted_uncached)
+        # the 2-character stretches of a turn's text (shared_spans' quick test), per text
+        self._bigrams = lru_cache(maxsize=4096)(_bigrams)
         self.type_hints: list[tuple[str, tuple[str, ...], str]] = []
         self.words: dict[str, frozenset[str]] = {}
         self.patterns: dict[str, tuple[re.Pattern[str], str]] = {}
@@ -166,7 +170,9 @@ class MultiTurn:
         d = state.scratch.get("dialogue")
         if isinstance(d, Dialogue):
             return d
-        d = self.analyzer.dialogue(state.history)
+        # analysed on first read: a mode that builds the window and returns before looking at
+        # it (nothing to resolve) costs no analysis of the history turns
+        d = self.analyzer.dialogue(state.history, lazy=True)
         state.scratch["dialogue"] = d  # scratch is per-rewrite; modes share the analysis
         return d
 
@@ -304,15 +310,16 @@ class MultiTurn:
                 key = (a, b)
                 if key in pairs:
                     span = pairs[key]
-                elif _bigrams(a).isdisjoint(_bigrams(b)):
-                    span = None  # no stretch of 2 characters in common (the size must be >= 2)
                 else:
-                    m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
-                        0, len(a), 0, len(b)
-                    )
-                    # the span depends on the later turn's text (its parse) alone
-                    span = None if m.size < 2 else self._topic_span(tis[j], m.b, m.b + m.size)
-                    pairs[key] = span
+                    if self._bigrams(a).isdisjoint(self._bigrams(b)):
+                        span = None  # no stretch of 2 characters in common (size must be >= 2)
+                    else:
+                        m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
+                            0, len(a), 0, len(b)
+                        )
+                        # the span depends on the later turn's text (its parse) alone
+                        span = None if m.size < 2 else self._topic_span(tis[j], m.b, m.b + m.size)
+                    pairs[key] = span  # a pair with nothing in common is remembered too
                     if len(pairs) > 8192:
                         del pairs[next(iter(pairs))]
                 if span is None or span[2] in out:
@@ -378,7 +385,11 @@ class MultiTurn:
         return s, e, phrase, etype
 
     def _attribute_of(self, phrase: str) -> str:
-        """The attribute noun a longer phrase ends with (报销单据的审批人 -> 审批人), or ''."""
+        """The attribute noun a longer phrase ends with (报销单据的审批人 -> 审批人), or ''
+        (memoised per phrase: ``_attribute_of_uncached``)."""
+        return self._attribute_memo(phrase)
+
+    def _attribute_of_uncached(self, phrase: str) -> str:
         m = self._attr_end.search(phrase)
         if m is None or len(phrase) <= len(m.group()) + 1:
             return ""
@@ -452,7 +463,7 @@ class MultiTurn:
         last_user = win.last_user
         exchange = win.exchange
         score = 3.0 - 0.6 * back
-        why = [f"recency -{0.6 * back:.1f}"]
+        why = [_RECENCY[back] if back < len(_RECENCY) else _recency(back)]
         if last_user is not None and m.turn == last_user.turn.index and m.gram in ("subj", "topic"):
             score += 2.0
             why.append("subject of last user turn")
@@ -503,7 +514,10 @@ class MultiTurn:
 
     def hinted_types(self, text: str) -> list[tuple[str, str]]:
         """(type, rule source) for every type hint word in ``text`` (保修 -> product)."""
-        return [(etype, src) for etype, pat, src in self._hint_res if pat.search(text)]
+        return list(self._hinted(text))
+
+    def _hinted_uncached(self, text: str) -> tuple[tuple[str, str], ...]:
+        return tuple((etype, src) for etype, pat, src in self._hint_res if pat.search(text))
 
     def rank(
         self,
@@ -610,6 +624,14 @@ class MultiTurn:
 SHARED = "shared"  # Mention.source of a phrase said in two turns
 
 
+def _recency(back: int) -> str:
+    """The reason a candidate ``back`` turns back loses score (recency -1.2)."""
+    return f"recency -{0.6 * back:.1f}"
+
+
+_RECENCY = tuple(_recency(b) for b in range(16))  # the usual ones, formatted once
+
+
 class _Static(NamedTuple):
     """The part of a candidate's score :meth:`MultiTurn.rank` knows before seeing the query."""
 
@@ -628,17 +650,20 @@ class _Window(NamedTuple):
 
     @classmethod
     def of(cls, d: Dialogue) -> _Window:
+        turns = d.turns
         last_user = d.last_user()
         exchange: tuple[str, str] | None = None
         if last_user is not None:
-            after = [ti for ti in d.turns if ti.turn.index > last_user.turn.index]
-            if after:
-                exchange = (last_user.turn.content, after[0].turn.content)
-        n = len(d.turns)
+            asked = last_user.turn.index
+            answer = next((ti for ti in turns if ti.turn.index > asked), None)
+            if answer is not None:
+                exchange = (last_user.turn.content, answer.turn.content)
+        n = len(turns)
         back: dict[int, int] = {}
-        for k, ti in enumerate(d.turns):
+        texts: dict[int, str] = {}
+        for k, ti in enumerate(turns):
             back[ti.turn.index] = n - 1 - k  # as turns[::-1].index: the last one wins
-        texts = dict((ti.turn.index, ti.turn.content) for ti in d.turns)
+            texts[ti.turn.index] = ti.turn.content
         return cls(back, last_user, tuple(texts.items()), exchange)
 
 
@@ -666,8 +691,8 @@ _TOPICAL = frozenset({"NOUN", "OTHER"})
 _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
 
 
-def _bigrams(text: str) -> set[str]:
-    return {text[i : i + 2] for i in range(len(text) - 1)}
+def _bigrams(text: str) -> frozenset[str]:
+    return frozenset(text[i : i + 2] for i in range(len(text) - 1))
 
 
 def _kind(t: Any) -> str:

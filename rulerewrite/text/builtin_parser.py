@@ -95,6 +95,12 @@ def kind_of(tag: str, text: str) -> str:
         return "PUNCT"
     if tag == "uj" or text in ("的", "之"):
         return "DE"
+    kind = _KIND_OF_TAG.get(tag)
+    return kind if kind is not None else _kind_of_tag(tag)
+
+
+def _kind_of_tag(tag: str) -> str:
+    """The word class :func:`kind_of` gives a tag once the text-dependent cases are ruled out."""
     if tag in _NOUN:
         return "NOUN"
     if tag in _VERB:
@@ -120,6 +126,19 @@ def kind_of(tag: str, text: str) -> str:
     if tag == "f":
         return "LOC"
     return "OTHER"
+
+
+# the tags jieba gives (dict.txt, posseg) and the parser's own, with their classes computed
+# once (kind_of looks a tag up; a tag not listed takes the rule chain of _kind_of_tag)
+_TAGS = (
+    *_NOUN,
+    *_VERB,
+    "a", "ad", "ag", "al", "an", "b", "c", "cc", "d", "df", "dg", "e", "f", "g", "h", "i", "j",
+    "k", "l", "m", "mg", "mq", "n", "ng", "o", "p", "q", "r", "rg", "rr", "rz", "s", "t", "tg",
+    "u", "ud", "ug", "uj", "ul", "uv", "uz", "v", "vd", "vg", "vi", "vn", "vq", "x", "y", "z",
+    "zg", "nrfg", "nrt", "eng", "w",
+)  # fmt: skip
+_KIND_OF_TAG = {t: _kind_of_tag(t) for t in _TAGS}
 
 
 def _merge_latin(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:

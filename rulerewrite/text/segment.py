@@ -70,6 +70,7 @@ class Segmenter:
         self._tags: list[str] = []
         self._maxlen: dict[str, int] = {}
         self._logtotal = 0.0
+        self._weights: dict[int, float] = {}  # dictionary value -> log(freq) - log(total)
         self.cut = lru_cache(maxsize=cache_size)(self._cut)
         self.pos = lru_cache(maxsize=cache_size)(self._posseg)
 
@@ -114,18 +115,25 @@ class Segmenter:
         """Best segmentation of a block: ``route[i] = (score, end of the word at i)``."""
         freq = self._ensure()
         maxlen = self._maxlen
-        logtotal = self._logtotal
+        weights = self._weights
+        alone = log(1) - self._logtotal  # the weight of a character no word starts with
         n = len(s)
         route: list[tuple[float, int]] = [(0, 0)] * (n + 1)
         for idx in range(n - 1, -1, -1):
-            cands = []
+            # the best (score, end) of the words starting here: jieba's max() over the
+            # candidates, kept as it goes (a later x wins a tie, as in the tuple comparison)
+            best: tuple[float, int] | None = None
             for x in range(idx, min(n, idx + maxlen.get(s[idx], 1))):
                 v = freq.get(s[idx : x + 1])
                 if v:
-                    cands.append((log(v >> _TAG_BITS) - logtotal + route[x + 1][0], x))
-            if not cands:  # no word starts here: the character alone, frequency 1
-                cands.append((log(1) - logtotal + route[idx + 1][0], idx))
-            route[idx] = max(cands)
+                    w = weights.get(v)
+                    if w is None:  # log(freq / total), once per distinct dictionary value
+                        w = weights[v] = log(v >> _TAG_BITS) - self._logtotal
+                    score = w + route[x + 1][0]
+                    if best is None or score >= best[0]:
+                        best = (score, x)
+            # no word starts here: the character alone, frequency 1
+            route[idx] = best if best is not None else (alone + route[idx + 1][0], idx)
         return route
 
     def _words_of(self, s: str) -> Iterator[tuple[str, bool]]:
