@@ -764,6 +764,24 @@ def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> b
     return False
 
 
+_COMPOUND_MARGIN = 3.0  # how much worse a compound name may score than its piece
+_NAME_TYPES = frozenset({"person", "place", "org", "product", "other"})
+# what may finish a compound name around a name (迈克尔|乔丹, 比特|币, NBA|勇士队): one to three
+# characters, no numeral or measure (两个烧饼), no 的, no attribute (杭州|天气), not a name again
+_COMPOUND_REST = re.compile(r"[^\d的一二两三几个些这那是了]{1,3}")
+_NOT_REST = frozenset({"天气", "作者", "为人", "味道", "价格", "时间", "地址", "人"})
+
+
+def _compound_rest(wider: str, part: str) -> bool:
+    if wider.startswith(part):
+        rest = wider[len(part) :]
+    elif wider.endswith(part):
+        rest = wider[: -len(part)]
+    else:
+        return False
+    return bool(_COMPOUND_REST.fullmatch(rest)) and rest not in _NOT_REST and part not in rest
+
+
 def merge_nested(cands: list[Candidate], margin: float) -> list[Candidate]:
     """A name inside a longer candidate that scores about as well (S7 in 云栖S7扫地机,
     养老年金 in 金福来养老年金) is the same referent, not a rival: keep the longer phrase. A
@@ -784,6 +802,13 @@ def merge_nested(cands: list[Candidate], margin: float) -> list[Candidate]:
                 or (o.mention.source == SHARED and o.mention.text.endswith(c.mention.text))
                 # a brand inside a product's full name (福满堂 / 福满堂终身寿险)
                 or (o.mention.etype in _THING_NAMES and c.mention.etype not in _THING_NAMES)
+                # a piece of a compound name that starts or ends with it (乔丹 / 迈克尔乔丹,
+                # 比特 / 比特币, NBA / NBA勇士队): the full name, unless it is a 的-phrase
+                or (
+                    o.score >= c.score - _COMPOUND_MARGIN
+                    and c.mention.etype in _NAME_TYPES
+                    and _compound_rest(o.mention.text, c.mention.text)
+                )
             )
         ]
         if not wider:
