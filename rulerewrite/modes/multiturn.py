@@ -544,6 +544,8 @@ class MultiTurn:
         junk = self.not_antecedent
         # 它 takes a POS name only as a title (它的作者); 这 / 那 may point at a person
         title_q = bool(self._title_re.search(text))  # asks about a work: 作者 / 讲了什么
+        # 红与黑的作者是谁 / 司汤达 / 他…: the person the answer named is who 他 is
+        who = _who_answer(d) if animacy == "human" else None
         titled = animacy == "nonhuman" and (not titles_only or title_q)
         out: list[Candidate] = []
         seen: set[str] = set()
@@ -587,6 +589,8 @@ class MultiTurn:
             )
             if animacy == "nonhuman" and human and not pos_titled:
                 continue
+            if who is not None and _WHO.search(m.text):
+                continue  # EVA的导演是谁: the question, not the person it asked about
             seen.add(m.text)
             st = statics[k]
             if st is None:
@@ -599,6 +603,9 @@ class MultiTurn:
             elif animacy == "nonhuman" and human:
                 score -= 1.5
                 why.append("a name from POS, maybe a title")
+            if who is not None and m.turn == who:
+                score += 3.0
+                why.append("answer to a who-question")
             if m.etype in hints:
                 score += 2.0
                 why.append("type hint")
@@ -689,6 +696,21 @@ class _Shared:
 _THING_NAMES = frozenset({"product", "system", "drug", "plan"})
 _TOPICAL = frozenset({"NOUN", "OTHER"})
 _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
+
+
+_WHO = re.compile(r"谁|哪位")
+
+
+def _who_answer(d: Dialogue) -> int | None:
+    """The turn that answered the user's last who-question (红与黑的作者是谁 / 就是司汤达啦):
+    the assistant turn right after it, when it is the window's last exchange."""
+    turns = d.turns
+    if len(turns) < 2:
+        return None
+    q, a = turns[-2], turns[-1]
+    if q.turn.role != "user" or a.turn.role != "assistant" or not _WHO.search(q.turn.content):
+        return None
+    return a.turn.index if a.mentions else None
 
 
 def _bigrams(text: str) -> frozenset[str]:
