@@ -192,6 +192,7 @@ class Coreference:
                 and c.score >= self.min_score
             ],
             self.margin,
+            attributes=self.mt.attribute_words,
         )
         if not good and kinds is not self.salient_kinds:
             # a narrative statement is read, not searched for its referent: no question back
@@ -307,6 +308,7 @@ class Coreference:
         good = merge_nested(
             [c for c in cands if salient(c, self.salient_kinds) and c.score >= self.min_score],
             self.margin,
+            attributes=self.mt.attribute_words,
         )
         if not good and not state.history:
             return ask(

@@ -194,7 +194,7 @@ class Ellipsis:
         ]
         # a name inside a longer phrase that scores about as well (S7 in 云栖S7扫地机) is the same
         # referent, not a rival: keep the longer phrase
-        cands = merge_nested(cands, self.margin)
+        cands = merge_nested(cands, self.margin, attributes=self.mt.attribute_words)
         if not cands:
             return state
         best = cands[0]

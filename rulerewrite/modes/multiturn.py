@@ -122,6 +122,10 @@ class MultiTurn:
                 self.patterns[r.id] = (r.pattern, r.source)
         # fragments that never fill a gap (78 / so / 一下好像是), one regex for every rank call
         self.not_antecedent = self.patterns.get("not_antecedent", (None, ""))[0]
+        # what a name plus a word is not a compound name with (杭州天气 / 三体作者 / 小米价格)
+        self.attribute_words = frozenset(self.words.get("attribute_nouns", ())) | frozenset(
+            w for _t, ws, _s in self.type_hints for w in ws
+        )
         self.attribute_heads = sorted(
             self.words.get("attribute_nouns", frozenset()), key=len, reverse=True
         )
@@ -791,25 +795,28 @@ _NAME_TYPES = frozenset({"person", "place", "org", "product", "other"})
 # what may finish a compound name around a name (迈克尔|乔丹, 比特|币, NBA|勇士队): one to three
 # characters, no numeral or measure (两个烧饼), no 的, no attribute (杭州|天气), not a name again
 _COMPOUND_REST = re.compile(r"[^\d的一二两三几个些这那是了]{1,3}")
-_NOT_REST = frozenset({"天气", "作者", "为人", "味道", "价格", "时间", "地址", "人"})
 
 
-def _compound_rest(wider: str, part: str) -> bool:
+def _compound_rest(wider: str, part: str, attributes: frozenset[str]) -> bool:
     if wider.startswith(part):
         rest = wider[len(part) :]
     elif wider.endswith(part):
         rest = wider[: -len(part)]
     else:
         return False
-    return bool(_COMPOUND_REST.fullmatch(rest)) and rest not in _NOT_REST and part not in rest
+    return bool(_COMPOUND_REST.fullmatch(rest)) and rest not in attributes and part not in rest
 
 
-def merge_nested(cands: list[Candidate], margin: float) -> list[Candidate]:
+def merge_nested(
+    cands: list[Candidate], margin: float, *, attributes: frozenset[str] = frozenset()
+) -> list[Candidate]:
     """A name inside a longer candidate that scores about as well (S7 in 云栖S7扫地机,
     养老年金 in 金福来养老年金) is the same referent, not a rival: keep the longer phrase. A
     phrase both speakers said in full (安享一生终身寿险) absorbs the piece the segmenter cut
     from its end (终身寿险) whatever their scores, and takes the better score; a phrase that
-    only starts with a name (etcd的日志) does not absorb the name."""
+    only starts with a name (etcd的日志) does not absorb the name. A name is absorbed by a
+    compound name that starts or ends with it (乔丹 / 迈克尔乔丹), but not by the name plus one of
+    ``attributes`` (杭州天气: an attribute of the name, not a longer name)."""
     out: list[Candidate] = []
     absorbed: dict[str, Candidate] = {}  # wider phrase -> the best part it absorbed
     for c in cands:
@@ -829,7 +836,7 @@ def merge_nested(cands: list[Candidate], margin: float) -> list[Candidate]:
                 or (
                     o.score >= c.score - _COMPOUND_MARGIN
                     and c.mention.etype in _NAME_TYPES
-                    and _compound_rest(o.mention.text, c.mention.text)
+                    and _compound_rest(o.mention.text, c.mention.text, attributes)
                 )
             )
         ]
