@@ -35,7 +35,8 @@ class Comparison:
     """What: a comparison or set reference over things discussed earlier becomes one query that
     names them: 这两个/它们/两者 → "A和B", a bare 哪个更便宜/有什么区别 gets "A和B" in front,
     and 前者/后者/第一个/第二个 pick the right member of the most recent coordinated set
-    (A 和 B, A、B 和 C, 有A款和B款两种). When no set can be found the user is asked.
+    (A 和 B, A、B 和 C, 有A款和B款两种). With no set, 他们/它们 may still point at one clearly
+    salient group (你知道TFBOYS吗 / 他们最火的歌 -> TFBOYS最火的歌); otherwise the user is asked.
     Why: "哪个更好" retrieves nothing; the two names retrieve both products' documents.
     Example: (Model Y 和 小鹏 G6 哪个续航长 / ...) 后者充电快吗 -> 小鹏 G6充电快吗
     """

@@ -30,8 +30,9 @@ NAMED = ("person", "place", "org", "product", "code")
 class Coreference:
     """What: replace 它/他/她/其/这个/那款/该/此/上面说的/刚才那个 ... with the antecedent from
     the dialogue window, in place, so the query reads naturally. The antecedent is chosen by
-    agreement (他/她 → a person, 它/这个 → not a person), salience (the subject of the last user
-    turn first, dictionary entities, names), recency and type hints (保修 goes with products).
+    agreement (他/她 → a person, 她 never a man, 它/这个 → not a person), salience (the
+    subject of the last user turn first, dictionary entities, names, the person the answer to a
+    who-question named), recency and type hints (保修 goes with products).
     With no usable history, or two equally plausible antecedents (two products discussed, the
     user says 它), the engine asks the user (``decision: ask_user``) instead of guessing.
     Plural and ordinal references (这两个, 它们, 前者, 后者) are left to ``comparison``.
