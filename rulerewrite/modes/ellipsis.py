@@ -442,7 +442,11 @@ class Ellipsis:
     def _why_statement(self, d: Dialogue, said: str) -> str:
         """The assistant's statement as the body of a why question: its first-person opener
         dropped (我觉得不应该… -> 不应该…), and a short negated reply completed with the object
-        of the user's question with the same verb (你会五笔吗 / 不会 -> 不会五笔)."""
+        of the user's question with the same verb (你会五笔吗 / 不会 -> 不会五笔); an opening
+        acknowledgement goes too (嗯嗯我放弃了 -> 放弃了)."""
+        ack = self.ack.match(said) if self.ack is not None else None
+        if ack is not None and len(said) - ack.end() >= 2:
+            said = said[ack.end() :]
         for w in self.why_openers:
             if said.startswith(w) and len(said) - len(w) >= 2 and not said.startswith("我们"):
                 said = said[len(w) :]
@@ -546,6 +550,8 @@ class Ellipsis:
         found = list(wh.pattern.finditer(asked))
         if len(found) != 1 or wh.pattern.search(core):
             return None
+        if found[0].group(0) == "多少" and re.search(r"\d\s*[^\d\s]+$", core):
+            return None  # 你多少斤 / 45kg: the answer carries its own unit
         m = found[0]
         after = asked[m.end() :]
         if m.group(0) in ("什么", "啥") and after:
