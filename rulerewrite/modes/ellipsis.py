@@ -109,6 +109,12 @@ class Ellipsis:
             if self.wh_rule is not None
             else "^$"
         )
+        self.unknown_rule = next(
+            (r for r in lexicon.rules.get("completeness", ()) if r.id == "answer_unknown"), None
+        )
+        self.unknown_lead = re.compile(
+            str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
+        )
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.statement_short = int(self.mt.values.get("statement_short", 0))
         self.statement_kinds = self.salient_kinds | frozenset(
@@ -148,7 +154,11 @@ class Ellipsis:
         why = self._bare_why(state, d, text)
         if why is not None:
             return why
-        answer = self._answer(state, d, text) or self._wh_answer(state, d, text)
+        answer = (
+            self._answer(state, d, text)
+            or self._wh_answer(state, d, text)
+            or self._unknown(state, d, text)
+        )
         if answer is not None:
             return answer
         parse = self.mt.parse(text)
@@ -573,6 +583,37 @@ class Ellipsis:
             mention,
             slot="question",
             note=f"answer to {asked!r}: {core} for {m.group(0)}",
+            confidence=0.7,
+        )
+
+    def _unknown(self, state: State, d: Dialogue, text: str) -> State | None:
+        """ "I don't know" to the assistant's wh-question takes the question as its object
+        (话说许嵩到底是谁 / 我也不知道 -> 我也不知道许嵩到底是谁)."""
+        rule = self.unknown_rule
+        last = _answered(state, d)
+        if rule is None or rule.pattern is None or last is None:
+            return None
+        m = rule.pattern.match(text.strip().rstrip("?？!！。.~ "))
+        asked = last.turn.content.strip().rstrip("?？!！。.~ 吗么呢啊呀")
+        if (
+            m is None
+            or not _HAS_QWORD.search(asked)
+            or len(asked) > int(rule.get("max_question") or 16)
+            or re.search(r"[,，。;；!！?？]", asked)
+        ):
+            return None
+        question = self.unknown_lead.sub("", asked, count=1)
+        if len(question) < 2:
+            return None
+        mention = _said(question, last, "obj")
+        return resolved(
+            state,
+            "ellipsis",
+            rule.source,
+            m.group("reply") + question.translate(_PERSPECTIVE) + m.group("pt"),
+            mention,
+            slot="object",
+            note=f"does not know the answer to {asked!r}",
             confidence=0.7,
         )
 
