@@ -55,6 +55,7 @@ class Ellipsis:
     def __init__(self, lexicon: Lexicon, config: Any) -> None:
         self.mt = MultiTurn(lexicon, config)
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
+        self.frame = self.mt.patterns.get("speaker_frames", (None, ""))[0]
         self.ack = next(
             (r.pattern for r in lexicon.rules.get("completeness", ()) if r.id == "ack_openers"),
             None,
@@ -170,6 +171,10 @@ class Ellipsis:
             # 嗯嗯怎么设置密码 takes its topic after 嗯嗯
             acked = self._gap(parse, after_ack=True)
             gap = acked if acked is None or acked[0] == "subject" else gap
+        elif gap is None and self.frame is not None and self.frame.match(text):
+            # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
+            framed = self._gap(parse, skip=self.frame)
+            gap = framed if framed is not None and framed[0] == "subject" else None
         if gap is None:
             return state
         kind, pos = gap
@@ -266,9 +271,12 @@ class Ellipsis:
 
     # -- completeness ----------------------------------------------------------------------------
 
-    def _gap(self, parse: Parse, *, after_ack: bool = False) -> tuple[str, int] | None:
+    def _gap(
+        self, parse: Parse, *, after_ack: bool = False, skip: re.Pattern[str] | None = None
+    ) -> tuple[str, int] | None:
         """(``subject``, insert offset) or (``object``, insert offset) or None (complete);
-        ``after_ack`` reads the query after an opening acknowledgement (好吧 / 嗯嗯)."""
+        ``after_ack`` reads the query after an opening acknowledgement (好吧 / 嗯嗯), ``skip``
+        after what that pattern matches at the start (a speaker's frame: 我感觉)."""
         toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
         if not toks:
             return None
@@ -282,6 +290,8 @@ class Ellipsis:
         kinds = [kind_of(t.pos, t.text) for t in toks]
         i0 = 0
         ack = self.ack.match(parse.text) if after_ack and self.ack is not None else None
+        if skip is not None:
+            ack = skip.match(parse.text)
         if ack is not None:
             while i0 < len(toks) and toks[i0].end <= ack.end():
                 i0 += 1
@@ -329,7 +339,7 @@ class Ellipsis:
                 and not (len(toks) > 2 and is_question(parse))  # 好用吗 (好 + 用 + 吗) asks
             ):
                 return None
-            if _SPEAKERS.search(parse.text):
+            if _SPEAKERS.search(parse.text, toks[i0].start):
                 return None  # 我也挺作 / 不逗你: the speakers are the subject
             first = toks[i0].text
             body = parse.text[toks[i0].start :]
