@@ -115,7 +115,9 @@ def test_names_jieba_leaves_in_pieces_are_joined(
     assert any(t.text == name and t.pos == "nr" for t in parser.parse(text).tokens)
 
 
-@pytest.mark.parametrize("text", ["王我也去", "李在这里", "张三说了什么", "刘也不知道"])
+@pytest.mark.parametrize(
+    "text", ["王我也去", "李在这里", "张三说了什么", "刘也不知道", "杨阳胖吗", "吴磊招你惹你了"]
+)
 def test_function_words_after_a_surname_make_no_name(parser: BuiltinParser, text: str) -> None:
     assert not any(len(t.text) == 3 and t.pos == "nr" for t in parser.parse(text).tokens)
 

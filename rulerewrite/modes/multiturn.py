@@ -794,6 +794,21 @@ _COMPOUND_MARGIN = 3.0  # how much worse a compound name may score than its piec
 _NAME_TYPES = frozenset({"person", "place", "org", "product", "other"})
 # what may finish a compound name around a name (迈克尔|乔丹, 比特|币, NBA|勇士队): one to three
 # characters, no numeral or measure (两个烧饼), no 的, no attribute (杭州|天气), not a name again
+_ADDRESS = (
+    "哥",
+    "姐",
+    "弟",
+    "妹",
+    "叔",
+    "姨",
+    "老师",
+    "先生",
+    "小姐",
+    "女士",
+    "同学",
+    "大神",
+    "大大",
+)
 _COMPOUND_REST = re.compile(r"[^\d的一二两三几个些这那是了]{1,3}")
 
 
@@ -804,7 +819,12 @@ def _compound_rest(wider: str, part: str, attributes: frozenset[str]) -> bool:
         rest = wider[: -len(part)]
     else:
         return False
-    return bool(_COMPOUND_REST.fullmatch(rest)) and rest not in attributes and part not in rest
+    return (
+        bool(_COMPOUND_REST.fullmatch(rest))
+        and rest not in attributes
+        and part not in rest
+        and not rest.endswith(_ADDRESS)  # 张杰|哥, 小姐姐|朱主爱: a form of address, not a name
+    )
 
 
 def merge_nested(

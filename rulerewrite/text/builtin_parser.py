@@ -186,8 +186,14 @@ SURNAMES = frozenset(
 )
 # a surname and two single characters jieba left apart (卢/本/伟, 朱/正/廷): an unknown name
 # when neither character is a function word or a pronoun and no further single character follows
-_NAME_STOP = frozenset(
-    "是有在说要会能想去来的了吗呢吧啊也都就还很太不没我你他她它这那和与跟把被给对从向到里上下"
+# predicates that follow a two-character name, never a given name's last character (杨阳|胖,
+# 韩庚|帅, 吴磊|招)
+_PREDICATE_CHARS = frozenset("胖瘦帅丑矮招走跑吃喝笑哭")
+_NAME_STOP = (
+    frozenset(
+        "是有在说要会能想去来的了吗呢吧啊也都就还很太不没我你他她它这那和与跟把被给对从向到里上下"
+    )
+    | _PREDICATE_CHARS
 )
 _NAME_STOP_TAGS = frozenset(
     {"p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "y", "x", "m", "e", "o"}
@@ -218,7 +224,12 @@ def _merge_names(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
             j, tail = i + 1, ""
             while j < n and len(tail) < 2:
                 w2, t2 = pairs[j]
-                if t2 not in _NAME_TAIL_TAGS or len(tail) + len(w2) > 2 or w2 in _NOT_NAME:
+                if (
+                    t2 not in _NAME_TAIL_TAGS
+                    or len(tail) + len(w2) > 2
+                    or w2 in _NOT_NAME
+                    or w2 in _PREDICATE_CHARS
+                ):
                     break
                 if t2 in ("v", "vg") and t != "nr":
                     break
