@@ -213,6 +213,9 @@ def memo_clearer(rw: Any) -> Any:
         for m in rw.pipeline.modes
         if hasattr(getattr(m, "mt", None), "clear_memos")
     ]
+    # the pipeline's own plain-dict memos (``applies`` answers on changed states)
+    if hasattr(rw.pipeline, "clear_memos"):
+        extra.append(rw.pipeline.clear_memos)
 
     def clear() -> None:
         for w in wrappers:

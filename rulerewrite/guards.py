@@ -11,6 +11,7 @@ A step is rejected when a query it produced
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -86,6 +87,9 @@ class Guards:
         # no negation (the A-not-A patterns removed before counting all hold a 不 or a 没, and
         # masking never creates a word): ``free_negations`` can answer 0 without the automaton
         self._plain_negations = {"不", "没"} <= set(self.negation_words)
+        # per rewrite, every produced text is checked against the same history window (and
+        # the query): the window joined for searching, built once per distinct window
+        self._said = functools.lru_cache(maxsize=1024)(_Said)
 
     def protected(
         self, norm_text: str, matches: Sequence[Match], history: Iterable[str]
@@ -248,12 +252,8 @@ class Guards:
     def edit_region(orig: str, out: str) -> list[tuple[int, int]]:
         """The span of ``out`` between the longest common prefix and suffix with ``orig``."""
         n = min(len(orig), len(out))
-        p = 0
-        while p < n and orig[p] == out[p]:
-            p += 1
-        s = 0
-        while s < n - p and orig[-1 - s] == out[-1 - s]:
-            s += 1
+        p = _common_prefix(orig, out, n)
+        s = _common_suffix(orig, out, n - p)
         end = len(out) - s
         return [(p, end)] if end > p else []
 
@@ -303,7 +303,7 @@ class Guards:
         # text moved from elsewhere in the query (a distributed subject, 上海呢 → 上海的…) is the
         # user's own; so is history text and a dictionary expansion
         history = (*prot.history, orig) if orig else prot.history
-        said = _Said(history)
+        said = self._said(history)
         if said.has(chunk) or any(chunk in x for x in prot.expansions):
             return None
         rest = chunk
@@ -351,27 +351,63 @@ def _strip_history(rest: str, history: Sequence[str] | _Said) -> str:
     out: list[str] = []
     i = 0
     n = len(rest)
+    has = said.has
     while i < n:
-        best = 0
         pair = rest[i : i + 2]
-        if len(pair) < 2 or not said.has(pair):
+        if len(pair) < 2 or not has(pair):
             # no run of >= 2 characters starting here occurs in a turn: each one starts with
             # this pair
             out.append(rest[i])
             i += 1
             continue
-        for j in range(n, i + 1, -1):
-            seg = rest[i:j]
-            if seg.strip() and said.has(seg):
-                best = j - i
-                break
-        if best:
+        # the runs starting at i that occur in a turn are exactly rest[i:j] for i+2 <= j <= J
+        # (a prefix of an occurring run occurs too): grow to J, one search per character,
+        # instead of trying every end from the last one down. The longest run holding a
+        # non-space character is then rest[i:J] itself, or none (all shorter ones are spaces)
+        j = i + 2
+        while j < n and has(rest[i : j + 1]):
+            j += 1
+        if rest[i:j].strip():
             out.append(" ")
-            i += best
+            i = j
         else:
             out.append(rest[i])
             i += 1
     return "".join(out)
+
+
+def _common_prefix(a: str, b: str, n: int) -> int:
+    """The length of the longest common prefix of ``a`` and ``b``, at most ``n`` (<= both
+    lengths): the first differing position found by halving, each step one C-level slice
+    comparison instead of one Python step per character."""
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _common_suffix(a: str, b: str, n: int) -> int:
+    """The length of the longest common suffix of ``a`` and ``b``, at most ``n`` (<= both
+    lengths), as :func:`_common_prefix` finds a prefix."""
+    la, lb = len(a), len(b)
+    if n <= 0:
+        return 0
+    if a[la - n :] == b[lb - n :]:
+        return n
+    lo, hi = 0, n  # the last lo characters agree; the last hi do not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def _from_history(chunk: str, history: Sequence[str]) -> bool:
@@ -389,9 +425,18 @@ def _from_history(chunk: str, history: Sequence[str]) -> bool:
 _FLIP = str.maketrans({"你": "我", "您": "我", "我": ""})
 
 
+def _flip(h: str) -> str:
+    """``h.translate(_FLIP)`` with three C-level replacements (several times faster than a
+    dict-driven ``translate``): dropping every 我 first, then turning 你/您 into 我, is the
+    simultaneous mapping, since no 我 the second step writes is dropped."""
+    if "你" not in h and "您" not in h and "我" not in h:
+        return h
+    return h.replace("我", "").replace("你", "我").replace("您", "我")
+
+
 def with_perspective(history: tuple[str, ...]) -> tuple[str, ...]:
     """The turns, plus each turn that addresses someone as the other speaker would say it
     (我可以帮您查订单吗 -> 可以帮我查订单吗): an answer that repeats the question from the
     user's side (可以帮我查订单) invents nothing."""
-    flipped = tuple(f for h in history if (f := h.translate(_FLIP)) != h)
+    flipped = tuple(f for h in history if (f := _flip(h)) != h)
     return history + flipped if flipped else history

@@ -69,6 +69,21 @@ class Pipeline:
         # The checklist of a query depends on its text and on whether there is a history (no
         # mode's ``applies`` reads the history's content): memoised per (text, has_history).
         self._checklist = functools.lru_cache(maxsize=16384)(self._checklist_uncached)
+        # Once a mode has changed the state, a later mode's ``applies`` reads the changed texts:
+        # still the query (and so its normalisation, matches and features), the new standalone
+        # and whether there is a history. A mode that declares ``reads_standalone = False``
+        # keeps the checklist's answer; the others' answers are memoised per (mode index, query,
+        # standalone, has_history), computed on the real state on a miss (``clear_memos``).
+        self._applies: dict[tuple[int, str, str, bool], bool] = {}
+        self._same_as_checklist = tuple(
+            not getattr(m, "reads_standalone", True) for m in self.modes
+        )
+
+    _APPLIES_MEMO = 16384  # entries, the oldest dropped first
+
+    def clear_memos(self) -> None:
+        """Empty the memos that are not ``functools.lru_cache`` s (for cold benchmarks)."""
+        self._applies.clear()
 
     def _protected_uncached(self, norm_text: str, history: tuple[str, ...]) -> Protected:
         base = self._protected_query(norm_text)
@@ -148,13 +163,23 @@ class Pipeline:
         # changed the state, each later mode asks its own ``applies`` on the new state
         first = state
         candidates = ck.candidates
+        has_history = bool(history)
+        memo = self._applies
+        same = self._same_as_checklist
         prot: Protected | None = None
-        for m in self.modes:
-            if state is first:
+        for k, m in enumerate(self.modes):
+            if state is first or same[k]:
                 if m.id not in candidates:
                     continue
-            elif not m.applies(state):
-                continue
+            else:
+                key = (k, query, state.standalone, has_history)
+                ok = memo.get(key)
+                if ok is None:
+                    ok = memo[key] = bool(m.applies(state))
+                    if len(memo) > self._APPLIES_MEMO:
+                        del memo[next(iter(memo))]
+                if not ok:
+                    continue
             new = m(state)
             if new is state:
                 continue
@@ -199,6 +224,8 @@ class Pipeline:
                 else:
                     kept.append(v)
             new = new.evolve(variants=tuple(kept), trace=tuple(trace))
+        if not new.allowed_negation_drops:
+            return new  # nothing to reset: the copy would equal ``new`` field for field
         return new.evolve(allowed_negation_drops=frozenset())
 
     @staticmethod

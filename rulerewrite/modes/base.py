@@ -8,7 +8,11 @@ Modes never mutate a state; :meth:`State.evolve` returns a changed copy.
 ``applies`` must depend only on the state's texts (``query``, ``standalone``, ``norm``), its
 ``matches`` and its ``features`` (``features.has_history``, never the history's content): the
 pipeline memoises its answers on the untouched state per (query text, has history)
-(``Pipeline._checklist``; tests/test_checklist_fastpath.py checks the agreement).
+(``Pipeline._checklist``; tests/test_checklist_fastpath.py checks the agreement), and on a state
+an earlier mode changed per (mode, query, standalone, has history) (no mode changes ``norm``,
+``matches`` or ``features``). A mode whose ``applies`` never reads ``standalone`` may say so
+with the class attribute ``reads_standalone = False``: the pipeline then reuses the checklist's
+answer on changed states too (tests/test_perf_memos.py checks both).
 """
 
 from __future__ import annotations

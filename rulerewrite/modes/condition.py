@@ -147,6 +147,33 @@ class ConditionMode:
             "bound": self._bound,
             "quantity": self._quantity,
         }
+        # each pattern rule as _extract reads it, resolved once: (value parser kind, its cheap
+        # literal pre-test, pattern, value parser, condition type, source); place rules are the
+        # place pattern's business
+        self._plan: list[
+            tuple[
+                str,
+                re.Pattern[str] | None,
+                re.Pattern[str],
+                Callable[[re.Match[str], dt.date], Any] | None,
+                str,
+                str,
+            ]
+        ] = []
+        for r in self.rules:
+            kind = str(r.get("parse"))
+            if kind == "place" or r.pattern is None:
+                continue
+            self._plan.append(
+                (
+                    kind,
+                    _NEEDS.get(kind),
+                    r.pattern,
+                    self.parsers.get(kind),
+                    str(r.get("type", r.id)),
+                    r.source,
+                )
+            )
 
     def applies(self, state: State) -> bool:
         return (
@@ -180,12 +207,17 @@ class ConditionMode:
             matches = self.lexicon.match(nt)
         inside: list[tuple[int, int]] = []  # protected entities: a condition may contain one
         for m in matches:
-            if m.first("entity") is not None:
-                inside.append(nt.to_original(m.start, m.end))
-        for m in matches:
-            slot = m.first("slot")
-            ent = m.first("entity")
+            slot = ent = None
+            for en in m.entries:  # m.first("slot") and m.first("entity") in one pass
+                if en.kind == "slot":
+                    slot = slot or en
+                elif en.kind == "entity":
+                    ent = ent or en
+            if slot is None and ent is None:
+                continue
             s, e = nt.to_original(m.start, m.end)
+            if ent is not None:
+                inside.append((s, e))
             if slot is not None and slot.etype:  # a pack's filter key (tenant, role, city ...)
                 found.append((s, e, Condition(slot.etype, text[s:e], slot.text), slot.source))
                 taken.append((s, e))
@@ -194,29 +226,23 @@ class ConditionMode:
                 found.append((s, e, cond, ent.source))
                 taken.append((s, e))
         need: dict[str, bool] = {}
-        for r in self.rules:
-            kind = str(r.get("parse"))
-            if kind == "place":
-                continue
-            pre = _NEEDS.get(kind)
+        for kind, pre, pat, parser, ctype, src in self._plan:
             if pre is not None:  # a cheap literal test before the full pattern
-                if kind not in need:
-                    need[kind] = pre.search(text) is not None
-                if not need[kind]:
+                ok = need.get(kind)
+                if ok is None:
+                    ok = need[kind] = pre.search(text) is not None
+                if not ok:
                     continue
-            assert r.pattern is not None
-            for mm in r.pattern.finditer(text):
+            for mm in pat.finditer(text):
                 s, e = mm.span()
                 if s == e or any(s < b and a < e for a, b in taken):
                     continue
                 if any(s < b and a < e and not (s <= a and b <= e) for a, b in inside):
                     continue  # inside (or across) a protected entity: the entity's business
-                parser = self.parsers.get(str(r.get("parse")))
                 value = parser(mm, today) if parser else None
                 if value is None and parser is not None:
                     continue
-                cond = Condition(str(r.get("type", r.id)), mm.group(), value)
-                found.append((s, e, cond, r.source))
+                found.append((s, e, Condition(ctype, mm.group(), value), src))
                 taken.append((s, e))
         if self.places is not None:
             for mm in self.places.finditer(text):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.modes.base import State, mode
@@ -23,6 +23,10 @@ class Expand:
     (退 inside 退休 never fires).
     Example: ``k8s 怎么看 pod 日志`` -> extra query ``Kubernetes 怎么看 pod 日志``.
     """
+
+    # ``applies`` reads the query's own features (never ``standalone``): after an earlier mode
+    # changed the state, the pipeline reuses the checklist's answer (modes/base.py)
+    reads_standalone: ClassVar[bool] = False
 
     def __init__(self, lexicon: Lexicon, config: Any) -> None:
         self.lexicon = lexicon

@@ -99,6 +99,8 @@ class MultiTurn:
         self.parser = self.analyzer.parser
         self._attribute_memo = lru_cache(maxsize=8192)(self._attribute_of_uncached)
         self._hinted = lru_cache(maxsize=4096)(self._hinted_uncached)
+        # the hinted types alone, as rank reads them (a set per text, never handed out)
+        self._hint_types = lru_cache(maxsize=4096)(self._hint_types_uncached)
         # the 2-character stretches of a turn's text (shared_spans' quick test), per text
         self._bigrams = lru_cache(maxsize=4096)(_bigrams)
         self.type_hints: list[tuple[str, tuple[str, ...], str]] = []
@@ -512,7 +514,14 @@ class MultiTurn:
             # 等待期 / 犹豫期: an attribute of a product, not the product
             suffix.append((-2.5, f"an attribute ({m.etype})"))
         suffix.append((-(0.1 * m.order), None))
-        return _Static(score, tuple(why), tuple(suffix))
+        # the reasons as rank writes them: the window's joined (never empty: recency comes
+        # first), and those of the signed terms, each after ", "
+        return _Static(
+            score,
+            ", ".join(why),
+            tuple(d for d, _w in suffix),
+            "".join(f", {w}" for _d, w in suffix if w is not None),
+        )
 
     # -- ranking ---------------------------------------------------------------------------------
 
@@ -522,6 +531,9 @@ class MultiTurn:
 
     def _hinted_uncached(self, text: str) -> tuple[tuple[str, str], ...]:
         return tuple((etype, src) for etype, pat, src in self._hint_res if pat.search(text))
+
+    def _hint_types_uncached(self, text: str) -> frozenset[str]:
+        return frozenset(t for t, _ in self._hinted(text))
 
     def rank(
         self,
@@ -542,7 +554,7 @@ class MultiTurn:
         (这款手机 prefers a phrase headed by 手机). Not a person for 它/这个, except a name from
         POS that a topic frame introduced (jieba tags titles such as 金瓶梅 nr), at a penalty;
         with ``titles_only`` (the pronoun 它) only when the query asks about a work (它的作者)."""
-        hints = {t for t, _ in self.hinted_types(text)}
+        hints = self._hint_types(text)
         pool = self._pool(d)
         cat_types = self.category_types.get(noun, ()) if noun else ()
         junk = self.not_antecedent
@@ -600,34 +612,32 @@ class MultiTurn:
             if st is None:
                 st = statics[k] = self._static(pool.window, m, pool.echoed)
             score = st.score
-            why = list(st.why)
+            why = st.why  # the window's reasons, already joined with ", "
             if animacy == "human" and not human:
                 score -= 1.5
-                why.append("untyped for a person pronoun")
+                why += ", untyped for a person pronoun"
             elif animacy == "nonhuman" and human:
                 score -= 1.5
-                why.append("a name from POS, maybe a title")
+                why += ", a name from POS, maybe a title"
             if who is not None and m.turn == who:
                 score += 3.0
-                why.append("answer to a who-question")
+                why += ", answer to a who-question"
             if m.etype in hints:
                 score += 2.0
-                why.append("type hint")
+                why += ", type hint"
             if noun and (m.head == noun or m.text.endswith(noun)):
                 score += 2.5
-                why.append(f"head {noun}")
+                why += f", head {noun}"
             elif noun and m.etype in cat_types:
                 score += 2.0
-                why.append(f"a kind of {noun}")
+                why += f", a kind of {noun}"
             elif noun and "work" in cat_types and m.etype in UNKNOWN_TYPES and m.gram == "topic":
                 # 这本书 / 这首歌 after 你读过X吗: titles are untyped, the topic frame vouches
                 score += 2.0
-                why.append(f"a title ({noun})")
-            for delta, w in st.suffix:
+                why += f", a title ({noun})"
+            for delta in st.deltas:  # the signed terms, added in the same order as before
                 score += delta
-                if w is not None:
-                    why.append(w)
-            out.append(Candidate(m, score, ", ".join(why)))
+            out.append(Candidate(m, score, why + st.suffix_why))
         out.sort(key=lambda c: -c.score)
         return out
 
@@ -647,8 +657,9 @@ class _Static(NamedTuple):
     """The part of a candidate's score :meth:`MultiTurn.rank` knows before seeing the query."""
 
     score: float  # the score before the query-dependent terms
-    why: tuple[str, ...]
-    suffix: tuple[tuple[float, str | None], ...]  # terms added after them, in order
+    why: str  # the reasons of that score, joined with ", "
+    deltas: tuple[float, ...]  # the signed terms added after the query-dependent ones, in order
+    suffix_why: str  # the reasons of those terms that have one, each after ", "
 
 
 class _Window(NamedTuple):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import Any, ClassVar
 
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
@@ -30,6 +30,10 @@ class Normalize:
     or 這個保險 would miss documents a clean query finds. The user's casing is kept.
     Example: ``請問，ｉＰｈｏｎｅ１５ 保修多久？？`` -> ``iPhone15 保修多久?``
     """
+
+    # ``applies`` reads the query's own features (never ``standalone``): after an earlier mode
+    # changed the state, the pipeline reuses the checklist's answer (modes/base.py)
+    reads_standalone: ClassVar[bool] = False
 
     def __init__(self, lexicon: Lexicon, config: Any) -> None:
         self.lexicon = lexicon
