@@ -266,6 +266,9 @@ def eval_iur(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Score only the first N rows.")
     ] = None,
+    skip: Annotated[
+        int, typer.Option("--skip", min=0, help="Skip the first N rows (a held-out slice).")
+    ] = 0,
     baselines: Annotated[
         bool,
         typer.Option("--baselines/--no-baselines", help="Also score copy / blind prepending."),
@@ -294,7 +297,7 @@ def eval_iur(
     results: dict[str, list[dict[str, Any]]] = {}
     for f in files:
         try:
-            reports = run_iur(f, rw, limit=limit, baselines=baselines)
+            reports = run_iur(f, rw, limit=limit, skip=skip, baselines=baselines)
         except QueryError as e:
             raise _fail(str(e)) from None
         results[str(f)] = [r.to_dict() for r in reports]

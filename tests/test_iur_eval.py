@@ -89,6 +89,19 @@ def test_blind_prepend_baseline(seg: Segmenter) -> None:
     assert prepend_first_np(seg)(ex) == "北京烤鸭好吃吗"
 
 
+@pytest.mark.parametrize(
+    ("skip", "limit", "currents"),
+    [(0, None, ["q0", "q1", "q2", "q3"]), (1, 2, ["q1", "q2"]), (3, 5, ["q3"]), (4, None, [])],
+)
+def test_loader_skips_then_limits(
+    tmp_path: Path, skip: int, limit: int | None, currents: list[str]
+) -> None:
+    p = tmp_path / "x.jsonl"
+    rows = [{"context": ["a"], "current": f"q{i}", "rewrite": f"r{i}"} for i in range(4)]
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert [ex.current for ex in load_iur(p, limit=limit, skip=skip)] == currents
+
+
 def test_loader_reports_bad_rows_with_location(tmp_path: Path) -> None:
     p = tmp_path / "x.jsonl"
     p.write_text('{"context": [], "current": "a", "rewrite": "a"}\n{bad\n', encoding="utf-8")

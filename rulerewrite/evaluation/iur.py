@@ -56,8 +56,9 @@ class IURExample:
         ]
 
 
-def load_iur(path: str | Path, *, limit: int | None = None) -> list[IURExample]:
-    """Read a JSONL file of ``{"context": [...], "current": str, "rewrite": str, "label"?}``.
+def load_iur(path: str | Path, *, limit: int | None = None, skip: int = 0) -> list[IURExample]:
+    """Read a JSONL file of ``{"context": [...], "current": str, "rewrite": str, "label"?}``:
+    the rows after the first ``skip`` (a held-out slice), at most ``limit`` of them.
 
     A malformed row raises :class:`QueryError` naming ``file:line`` and the problem (RR500..RR502).
     """
@@ -76,9 +77,9 @@ def load_iur(path: str | Path, *, limit: int | None = None) -> list[IURExample]:
             except json.JSONDecodeError as e:
                 raise QueryError(f"[RR501] {p}:{lineno}: invalid JSON ({e.msg})") from None
             out.append(_example(row, f"{p}:{lineno}", lineno))
-            if limit is not None and len(out) >= limit:
+            if limit is not None and len(out) >= skip + limit:
                 break
-    return out
+    return out[skip:]
 
 
 def _example(row: Any, where: str, lineno: int) -> IURExample:
@@ -288,10 +289,16 @@ def rewriter_system(rewriter: Any) -> System:
 
 
 def run_iur(
-    path: str | Path, rewriter: Any, *, limit: int | None = None, baselines: bool = True
+    path: str | Path,
+    rewriter: Any,
+    *,
+    limit: int | None = None,
+    skip: int = 0,
+    baselines: bool = True,
 ) -> list[IURReport]:
-    """Score the engine (and, with ``baselines``, copy-the-input and blind prepending) on a file."""
-    rows = load_iur(path, limit=limit)
+    """Score the engine (and, with ``baselines``, copy-the-input and blind prepending) on a file
+    (the rows after the first ``skip``, at most ``limit`` of them)."""
+    rows = load_iur(path, limit=limit, skip=skip)
     seg = Segmenter()
     systems: dict[str, System] = {"rulerewrite": rewriter_system(rewriter)}
     if baselines:
