@@ -301,6 +301,11 @@ class Lexicon:
     def entries_of(self, kind: str) -> tuple[Entry, ...]:
         return self.by_kind.get(kind, ())
 
+    def rule(self, mode: str, rule_id: str) -> Rule | None:
+        """The rule ``rule_id`` of ``mode``'s rule files (the first one), or None; for a mode's
+        constructor, not for the per-rewrite path."""
+        return next((r for r in self.rules.get(mode, ()) if r.id == rule_id), None)
+
     @property
     def segmenter(self) -> Segmenter:
         """jieba-exact segmentation that keeps every dictionary term whole (loaded lazily, once)."""

@@ -56,18 +56,14 @@ class Ellipsis:
         self.mt = MultiTurn(lexicon, config)
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         self.frame = self.mt.patterns.get("speaker_frames", (None, ""))[0]
-        self.ack = next(
-            (r.pattern for r in lexicon.rules.get("completeness", ()) if r.id == "ack_openers"),
-            None,
-        )
+        self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
+        self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.complete_verbs = self.mt.wordset("complete_predicates")
         self.human_predicates = self.mt.wordset("human_predicates")
-        phrases = next(
-            (r for r in lexicon.rules.get("completeness", ()) if r.id == "set_phrases"), None
-        )
+        phrases = lexicon.rule("completeness", "set_phrases")
         self.set_phrase_tags = frozenset(phrases.get("tags") or ()) if phrases else frozenset()
         self.set_phrase_len = int(phrases.get("min_len") or 4) if phrases else 4
         self.attributes = self.mt.wordset("attribute_nouns") | frozenset(
@@ -102,17 +98,13 @@ class Ellipsis:
         self.why_max = int(self.mt.values.get("why_max", 16))
         self.answer_max = int(self.mt.values.get("answer_max", 12))
         self.object_verbs = self.mt.wordset("answer_object_verbs")
-        self.wh_rule = next(
-            (r for r in lexicon.rules.get("completeness", ()) if r.id == "answer_wh"), None
-        )
+        self.wh_rule = lexicon.rule("completeness", "answer_wh")
         self.wh_lead = re.compile(
             str(self.wh_rule.get("drop_lead") or "^(?:那你|那|你)(?![家的们])")
             if self.wh_rule is not None
             else "^$"
         )
-        self.unknown_rule = next(
-            (r for r in lexicon.rules.get("completeness", ()) if r.id == "answer_unknown"), None
-        )
+        self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
         )
@@ -280,8 +272,7 @@ class Ellipsis:
         toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
         if not toks:
             return None
-        contained = self.mt.patterns.get("self_contained")
-        if contained is not None and contained[0].search(parse.text):
+        if self.contained is not None and self.contained.search(parse.text):
             return None  # 哪有帅哥 / 谁买谁是250: the question names its own subject
         if any(
             t.pos in self.set_phrase_tags and len(t.text) >= self.set_phrase_len for t in toks
@@ -446,14 +437,14 @@ class Ellipsis:
             or re.search(r"[,，。;；!！?？]", said)
         ):
             return None
-        mention = _said(said, last, "statement")
-        return resolved(
+        return _resolved_from(
             state,
-            "ellipsis",
             self.mt.sources.get("bare_why", "ellipsis:bare_why"),
             # the query's own final particle stays at the end (为啥啊 -> 为啥无聊啊)
             core + self._why_statement(d, said) + bare[len(core) :],
-            mention,
+            said,
+            last,
+            "statement",
             slot="reason",
             note=f"{core}: asks why the last answer holds",
             confidence=0.6,
@@ -536,13 +527,13 @@ class Ellipsis:
             new = neg + v + part + pt  # 有节目单了吗 / 有了 -> 有节目单了
         else:
             new = neg + v + asp + part + pt
-        mention = _said(part, last, "obj")
-        return resolved(
+        return _resolved_from(
             state,
-            "ellipsis",
             reply_re[1],
             new,
-            mention,
+            part,
+            last,
+            "obj",
             slot="object",
             note=f"answer to {asked!r}: {v} + {part}",
             confidence=0.75,
@@ -584,13 +575,13 @@ class Ellipsis:
         filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
-        mention = _said(asked, last, "statement")
-        return resolved(
+        return _resolved_from(
             state,
-            "ellipsis",
             wh.source,
             filled,
-            mention,
+            asked,
+            last,
+            "statement",
             slot="question",
             note=f"answer to {asked!r}: {core} for {m.group(0)}",
             confidence=0.7,
@@ -615,13 +606,13 @@ class Ellipsis:
         question = self.unknown_lead.sub("", asked, count=1)
         if len(question) < 2:
             return None
-        mention = _said(question, last, "obj")
-        return resolved(
+        return _resolved_from(
             state,
-            "ellipsis",
             rule.source,
             m.group("reply") + question.translate(_PERSPECTIVE) + m.group("pt"),
-            mention,
+            question,
+            last,
+            "obj",
             slot="object",
             note=f"does not know the answer to {asked!r}",
             confidence=0.7,
@@ -698,8 +689,18 @@ class Ellipsis:
         new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
         if new == state.standalone or self.mt.references(new):
             return state  # the old question points elsewhere itself (那三者…): not reusable
-        mention = _said(prev.turn.content, prev, "question", etype="question")
-        return resolved(state, "ellipsis", src, new, mention, slot=slot, note=note, confidence=0.75)
+        return _resolved_from(
+            state,
+            src,
+            new,
+            prev.turn.content,
+            prev,
+            "question",
+            etype="question",
+            slot=slot,
+            note=note,
+            confidence=0.75,
+        )
 
 
 _SLOT_TYPES = NAMED_TYPES | {"time"}
@@ -760,7 +761,24 @@ def _answered(state: State, d: Dialogue) -> TurnInfo | None:
     return last
 
 
-def _said(text: str, ti: TurnInfo, gram: str, *, etype: str = "statement") -> Mention:
-    """What a history turn said (a whole statement, a question, the rest of a question) as the
-    antecedent a rewrite took, for ``resolved`` and the result's ``resolved_context``."""
-    return Mention(text, "", etype, ti.turn.index, ti.turn.role, gram, 0, len(text), 0, "history")
+def _resolved_from(
+    state: State,
+    source: str,
+    new: str,
+    said: str,
+    ti: TurnInfo,
+    gram: str,
+    *,
+    etype: str = "statement",
+    slot: str,
+    note: str,
+    confidence: float,
+) -> State:
+    """``resolved`` with what a history turn said (a whole statement, a question, the rest of a
+    question) as the antecedent the rewrite took, for the result's ``resolved_context``."""
+    mention = Mention(
+        said, "", etype, ti.turn.index, ti.turn.role, gram, 0, len(said), 0, "history"
+    )
+    return resolved(
+        state, "ellipsis", source, new, mention, slot=slot, note=note, confidence=confidence
+    )
