@@ -5,6 +5,7 @@ A case has ``id``, ``query``, ``history`` (strings alternating user/assistant, o
 messages), optional ``domains`` and ``expect`` with any of:
 
 - ``standalone``: the exact standalone text; ``unchanged: true``: standalone == original;
+- ``standalone_not``: a text the standalone must not be (a trap's wrong rewrite);
 - ``decision``: ``search`` (default) or ``ask_user``;
 - ``clarification_contains``: texts the clarification question must name (the candidates);
 - ``missing_fields``: the exact missing fields of an ask;
@@ -29,7 +30,7 @@ CASES = Path(__file__).parent / "cases"
 FILES = ("coreference", "ellipsis", "comparison", "ask_user")
 KEYS = {
     "standalone", "unchanged", "decision", "clarification_contains", "missing_fields", "resolved",
-    "modes_include", "missing_fields_include", "escalate",
+    "modes_include", "missing_fields_include", "escalate", "standalone_not",
 }  # fmt: skip
 
 
@@ -74,6 +75,8 @@ def check(res: RewriteResult, exp: dict[str, Any]) -> None:
         assert res.standalone == exp["standalone"]
     if exp.get("unchanged"):
         assert res.standalone == res.original_query
+    if "standalone_not" in exp:
+        assert res.standalone != exp["standalone_not"]
     for w in exp.get("clarification_contains", []):
         assert res.clarification and w in res.clarification, (w, res.clarification)
     if "missing_fields" in exp:

@@ -19,8 +19,6 @@ from rulerewrite.modes.multiturn import (
     resolved,
     salient,
 )
-from rulerewrite.text.builtin_parser import kind_of
-from rulerewrite.text.parse import Parse
 
 # the dictionary types 他们 may point at as one group
 _GROUP_TYPES = frozenset({"person", "human", "org"})
@@ -97,7 +95,7 @@ class Comparison:
         if group is None:
             return state
         members, anchor = group
-        noun = self._which_noun(text, parse)
+        noun = self.mt.which_noun(text, parse)[0]
         said = " ".join(ti.turn.content for ti in d.turns if ti.turn.index == anchor.turn)
         if noun and not (anchor.protected or noun in said):
             return state  # 哪个学校的 after 6号 … 34号: the choice is among schools, not them
@@ -115,17 +113,6 @@ class Comparison:
             slot="compared",
             note=f"comparison over {joined}",
         )
-
-    def _which_noun(self, text: str, parse: Parse) -> str:
-        """The noun a which-word determines (哪个**学校**的, 哪款**手机**), '' when the choice
-        is adjectival (哪个更便宜, 哪个好)."""
-        for p in self.mt.which:
-            m = p.search(text)
-            if m is None:
-                continue
-            after = [t for t in parse.tokens if t.start >= m.end() and t.text.strip()]
-            return after[0].text if after and kind_of(after[0].pos, after[0].text) == "NOUN" else ""
-        return ""
 
     def _ref(self, state: State, d: Dialogue, ref: Ref) -> State:
         text = state.standalone

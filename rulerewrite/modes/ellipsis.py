@@ -69,6 +69,9 @@ class Ellipsis:
         self.attributes = self.mt.wordset("attribute_nouns") | frozenset(
             w for _t, ws, _s in self.mt.type_hints for w in ws
         )
+        self.attribute_nouns = self.mt.wordset("attribute_nouns")
+        self.which_members = self.mt.wordset("which_member")
+        self.which_attributes = self.mt.wordset("which_attribute")
         self.max_len = 24
         self.short_len = int(self.mt.values.get("short_len", 8))
         self.max_back = int(self.mt.values.get("max_back", 1))
@@ -104,6 +107,9 @@ class Ellipsis:
             if self.wh_rule is not None
             else "^$"
         )
+        self.identity_rule = lexicon.rule("completeness", "answer_identity")
+        heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
+        self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
@@ -151,14 +157,21 @@ class Ellipsis:
             self._answer(state, d, text)
             or self._wh_answer(state, d, text)
             or self._unknown(state, d, text)
+            or self._identity(state, d, text)
         )
         if answer is not None:
             return answer
         parse = self.mt.parse(text)
-        if self.mt.references(text, parse) or self.mt.asks_which(text):
-            return state  # pronouns, sets and 哪个…: coreference / comparison decide
-        gap = self._gap(parse)
-        if gap is not None and gap[0] == "subject":
+        if self.mt.references(text, parse):
+            return state  # pronouns and sets: coreference / comparison decide
+        which, at = self.mt.which_noun(text, parse)
+        member = which in self.which_members and not any(
+            kind_of(t.pos, t.text) == "NOUN" for t in parse.tokens if t.end <= at
+        )
+        if at >= 0 and not member and which not in self.which_attributes:
+            return state  # 哪个更便宜 / 哪款手机: a choice, comparison decides
+        gap = ("subject", at) if member else self._gap(parse)
+        if gap is not None and gap[0] == "subject" and not member:
             # read after an opening acknowledgement: 好吧大阪提供…吗 has its subject (大阪);
             # 嗯嗯怎么设置密码 takes its topic after 嗯嗯
             acked = self._gap(parse, after_ack=True)
@@ -229,6 +242,14 @@ class Ellipsis:
                 if text[:pos].endswith(filler[:k]):
                     filler = filler[k:]
                     break
+        if member:
+            # 喜欢哪个角色 -> 喜欢龙珠的哪个角色; 里面哪个人物 -> 命运石之门里面哪个人物
+            inside = [t for t in parse.tokens if t.end <= pos and t.text in ("里面", "里")]
+            if inside:
+                pos = inside[-1].start  # 里面你最喜欢哪个人物: the whole goes before 里面
+            filler += "" if inside or filler.endswith("的") else "的"
+        elif which and text.startswith("哪") and text.rstrip("?？呢啊呀").endswith("的"):
+            filler += "是"  # 哪个国家的 -> 毕加索是哪个国家的
         if kind == "subject" and self._attribute_first(parse, pos):
             # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的)
             filler += "" if filler.endswith("的") else "的"
@@ -398,7 +419,7 @@ class Ellipsis:
             len(toks) >= 2
             and toks[0].text in self.attributes
             and kind_of(toks[0].pos, toks[0].text) == "NOUN"
-            and toks[1].text == "是"
+            and toks[1].text in ("是", "呢")
         )
 
     def _bare_attr(self, parse: Parse) -> bool:
@@ -618,6 +639,68 @@ class Ellipsis:
             confidence=0.7,
         )
 
+    def _identity(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare noun phrase naming a kind, right after the user introduced a topic with a
+        topic frame, says what that topic is (你知道扶摇吗 / … / 电视剧 -> 扶摇是电视剧;
+        米鹏是谁 / … / 一个老师 -> 米鹏是一个老师; 是小说吗 -> 玩偶之家是小说吗)."""
+        rule = self.identity_rule
+        if rule is None or rule.pattern is None or not self.identity_heads:
+            return None
+        m = rule.pattern.match(text.strip().rstrip("?？!！。.~ "))
+        if m is None or not m.group("np").endswith(self.identity_heads):
+            return None
+        np_toks = self.mt.parse(m.group("np")).tokens
+        if any(kind_of(t.pos, t.text) in ("VERB", "PRON") for t in np_toks):
+            return None  # 喜欢看电影 / 我的书: a clause or the speakers' thing, not a kind
+        user = next((ti for ti in reversed(d.turns[-2:]) if ti.turn.role == "user"), None)
+        if user is None:
+            return None
+        topics = [
+            mm
+            for mm in user.mentions
+            if mm.gram == "topic" and mm.source.startswith("rules/") and mm.text not in text
+        ]
+        if len(topics) != 1 or m.group("np") in topics[0].text:
+            return None
+        topic = topics[0]
+        # 朝花夕拾作者是谁 / 是部小说吗: the work is the topic, not its attribute
+        attr = self.mt._attribute_of(topic.text)
+        name = topic.text[: -len(attr)].removesuffix("的") if attr else topic.text
+        new = name + ("" if m.group("cop") else "是") + text.strip()
+        return resolved(
+            state,
+            "ellipsis",
+            rule.source,
+            new,
+            topic,
+            slot="subject",
+            note=f"{m.group('np')} says what {name} is",
+            confidence=0.7,
+        )
+
+    def _attribute_ne(self, state: State, d: Dialogue, x: str) -> State | None:
+        prev = _previous_question(d)
+        if prev is None or prev is not d.turns[-2 if len(d.turns) > 1 else -1]:
+            return None
+        toks = prev.parse.tokens
+        at = [t for t in toks if t.text in self.attribute_nouns and t.text != x]
+        if len(at) != 1 or any(is_question_word(t.text) for t in toks if t.start < at[0].start):
+            return None
+        ptext = prev.turn.content
+        new = ptext[: at[0].start] + x + "呢"
+        return _resolved_from(
+            state,
+            self.mt.sources.get("bare_ne", "ellipsis:bare_ne"),
+            new,
+            prev.turn.content,
+            prev,
+            "question",
+            etype="question",
+            slot="attribute",
+            note=f"{x} takes the attribute slot of {at[0].text!r}",
+            confidence=0.7,
+        )
+
     # -- X呢 ---------------------------------------------------------------------------------------
 
     def _bare_ne(self, state: State, d: Dialogue, lead: str, x: str) -> State | None:
@@ -628,6 +711,10 @@ class Ellipsis:
         xtoks = [t for t in xparse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
         if not xtoks or len(x) > 14 or _PERSONAL.search(x):
             return None
+        if x in self.attribute_nouns:
+            # 缺点呢 after 双鱼座的特点: the attribute takes the previous question's attribute;
+            # 作者呢 after 你知道白夜行吗: the topic is missing (白夜行的作者呢, the gap path)
+            return self._attribute_ne(state, d, x)
         named = self.mt.analyzer.type_by_suffix(x) is not None  # 金禧年金保险: a name
         if not named and (
             len(xtoks) > 4  # a clause, not a name (华为Watch GT4 is two tokens)

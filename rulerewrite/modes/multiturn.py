@@ -300,6 +300,19 @@ class MultiTurn:
         """哪个保费更低 / 哪款好用: a choice between things (rules/comparison.yaml ``which``)."""
         return any(p.search(text) for p in self.which)
 
+    def which_noun(self, text: str, parse: Parse) -> tuple[str, int]:
+        """The noun a which-word determines and where the which-word starts (哪个**学校**的,
+        哪款**手机**); ('', start) when the choice is adjectival (哪个更便宜, 哪个好), ('', -1)
+        when the text has no which-word."""
+        for p in self.which:
+            m = p.search(text)
+            if m is None:
+                continue
+            after = [t for t in parse.tokens if t.start >= m.end() and t.text.strip()]
+            noun = after[0].text if after and kind_of(after[0].pos, after[0].text) == "NOUN" else ""
+            return noun, m.start()
+        return "", -1
+
     # -- phrases both speakers said ---------------------------------------------------------------
 
     def shared_spans(self, d: Dialogue) -> list[Mention]:
