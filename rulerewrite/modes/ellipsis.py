@@ -58,6 +58,7 @@ class Ellipsis:
         self.frame = self.mt.patterns.get("speaker_frames", (None, ""))[0]
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
+        self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
@@ -109,6 +110,8 @@ class Ellipsis:
         )
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
         heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
+        by_line = self.identity_rule.get("by") if self.identity_rule else None
+        self.identity_by = re.compile(str(by_line)) if by_line else None
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
@@ -208,7 +211,12 @@ class Ellipsis:
             and not self._clause(c.mention)
             and c.mention.turn in recent
             # a place is the setting of a chat, not its topic, unless the query asks about one
-            and (c.mention.etype != "place" or "place" in hinted)
+            and (
+                c.mention.etype != "place"
+                or "place" in hinted
+                # 你了解敦煌吗 / 介绍一下: a topic frame made the place the topic
+                or (c.mention.gram == "topic" and c.mention.source.startswith("rules/"))
+            )
             # 好伤心 / 会讲话: only a person feels or talks
             and (not human or c.mention.etype in _PERSON_TYPES)
         ]
@@ -295,6 +303,9 @@ class Ellipsis:
             return None
         if self.contained is not None and self.contained.search(parse.text):
             return None  # 哪有帅哥 / 谁买谁是250: the question names its own subject
+        tell = self.tell_me.match(parse.text) if self.tell_me is not None else None
+        if tell is not None:
+            return "object", tell.end("v")  # 给我讲讲 / 介绍一下: what to talk about
         if any(
             t.pos in self.set_phrase_tags and len(t.text) >= self.set_phrase_len for t in toks
         ) and not is_question(parse):
@@ -647,10 +658,18 @@ class Ellipsis:
         if rule is None or rule.pattern is None or not self.identity_heads:
             return None
         m = rule.pattern.match(text.strip().rstrip("?？!！。.~ "))
-        if m is None or not m.group("np").endswith(self.identity_heads):
+        if m is None:
             return None
         np_toks = self.mt.parse(m.group("np")).tokens
-        if any(kind_of(t.pos, t.text) in ("VERB", "PRON") for t in np_toks):
+        by = self.identity_by.match(m.group("np")) if self.identity_by is not None else None
+        if by is not None:
+            # 狄更斯写的 / 初音未来的: whose the topic is; the maker is a name, not a speaker
+            maker = self.mt.parse(by.group("who")).tokens
+            if not maker or any(kind_of(t.pos, t.text) != "NOUN" for t in maker):
+                return None
+        elif not m.group("np").endswith(self.identity_heads) or any(
+            kind_of(t.pos, t.text) in ("VERB", "PRON") for t in np_toks
+        ):
             return None  # 喜欢看电影 / 我的书: a clause or the speakers' thing, not a kind
         user = next((ti for ti in reversed(d.turns[-2:]) if ti.turn.role == "user"), None)
         if user is None:
