@@ -433,7 +433,9 @@ class ContextAnalyzer:
                 or _PERSONAL.search(phrase)
                 or phrase[-1] in "没不也都还就吗呢了"
                 or (len(phrase) <= 2 and phrase[-1] in "的啊呀")  # 我喜欢是的: a reply
-                or phrase[0] in "啊呀哦嗯哈吧了的呢吗很太"  # 知道啊很有名: an answer, not a title
+                # 知道啊很有名 / 知道哈哈: an answer, not a title (哈姆雷特 / 哈利波特 are titles)
+                or phrase[0] in "啊呀哦嗯吧了的呢吗很太"
+                or phrase.startswith("哈哈")
                 or phrase.startswith(("有人", "没人", "谁"))
                 or phrase.startswith(self.topic_not_first)
                 or any(w in phrase for w in self.topic_not_inside)
