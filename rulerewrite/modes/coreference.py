@@ -191,6 +191,9 @@ class Coreference:
                     )
                 )
                 and c.score >= self.min_score
+                # 摩羯很好哄…让她有安全感: the query names it itself before the pronoun, which
+                # then points inside the query, not back at the history
+                and not (len(c.mention.text) > 2 and c.mention.text[:2] in orig_text[: ref.start])
             ],
             self.margin,
             attributes=self.mt.attribute_words,
