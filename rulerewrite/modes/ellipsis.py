@@ -329,9 +329,10 @@ class Ellipsis:
             if len(parse.text) <= self.short_len and is_question(parse):
                 return "subject", toks[i0].start if i0 < len(toks) else 0
             return None
-        has_nominal_subject = False
+        has_nominal_subject = attribute = False
         for t, k in zip(toks[i0:], kinds[i0:], strict=True):
             if k == "NOUN" and t.text in self.attributes:
+                attribute = True
                 continue  # 保修多久 / 价格怎么样: an attribute of something not named
             if is_question_word(t.text):
                 break
@@ -360,6 +361,7 @@ class Ellipsis:
                 root is not None
                 and root.text in self.complete_verbs
                 and not (len(toks) > 2 and is_question(parse))  # 好用吗 (好 + 用 + 吗) asks
+                and not attribute  # 演技也很好: the attribute's owner is missing
             ):
                 return None
             if _SPEAKERS.search(parse.text, toks[i0].start):
