@@ -113,6 +113,13 @@ class Ellipsis:
         by_line = self.identity_rule.get("by") if self.identity_rule else None
         self.identity_by = re.compile(str(by_line)) if by_line else None
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
+        self.confirm_rule = lexicon.rule("completeness", "answer_confirm")
+        self.confirm_lead = re.compile(
+            str(self.confirm_rule.get("drop_lead") or "^$") if self.confirm_rule else "^$"
+        )
+        self.confirm_end = re.compile(
+            str(self.confirm_rule.get("drop_end") or "$^") if self.confirm_rule else "$^"
+        )
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
@@ -161,6 +168,7 @@ class Ellipsis:
             or self._wh_answer(state, d, text)
             or self._unknown(state, d, text)
             or self._identity(state, d, text)
+            or self._confirm(state, d, text)
         )
         if answer is not None:
             return answer
@@ -650,6 +658,44 @@ class Ellipsis:
             slot="object",
             note=f"does not know the answer to {asked!r}",
             confidence=0.7,
+        )
+
+    def _confirm(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare yes or no to the assistant's short guess or remark takes the remark as what it
+        confirms or denies, seen from the user's side (樱桃小丸子 / 不是 -> 不是樱桃小丸子;
+        还在上学吧 / 是的 -> 是的还在上学; 难道是南京么 / 不是 -> 不是南京)."""
+        rule = self.confirm_rule
+        last = _answered(state, d)
+        if rule is None or rule.pattern is None or last is None:
+            return None
+        m = rule.pattern.match(text.strip().rstrip("?？!！。.~ "))
+        if m is None:
+            return None
+        said = last.turn.content.strip().rstrip("?？!！。.~ ")
+        remark = self.confirm_end.sub("", self.confirm_lead.sub("", said, count=1)).strip()
+        if (
+            not 1 <= len(remark) <= int(rule.get("max_remark") or 10)
+            or remark in (rule.get("dodges") or ())
+            or _HAS_QWORD.search(remark)
+            or re.search(r"[,，。;；!！?？]", remark)
+        ):
+            return None
+        remark = remark.translate(_PERSPECTIVE)
+        reply, pt = m.group("r"), m.group("pt") or ""
+        if reply == "是" and remark.startswith(("不", "没")):
+            return None  # 是 + 不是陕西的 reads as a question (是不是…)
+        # 不是的 -> 不是在北京的 / 不是哦 -> 不是t哦; 是的啊 -> 是的啊一宿没睡
+        new = reply + remark + pt if reply == "不是" else reply + pt + remark
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            remark,
+            last,
+            "statement",
+            slot="object",
+            note=f"{reply} to {said!r}",
+            confidence=0.65,
         )
 
     def _identity(self, state: State, d: Dialogue, text: str) -> State | None:
