@@ -611,10 +611,17 @@ class Ellipsis:
             first = self.mt.parse(after).tokens
             if first and kind_of(first[0].pos, first[0].text) == "NOUN":
                 return None  # 什么星座 / 啥1984年: the noun is part of what is asked
-        if any(kind_of(t.pos, t.text) not in ("NOUN", "TIME") for t in self.mt.parse(core).tokens):
-            return None  # only a name, a thing, a place or a time answers a wh-question
+        number = m.group(0) in ("几", "多少")
+        if number != bool(_NUMBER.fullmatch(core)) and m.group(0) == "几":
+            return None  # 几 takes a bare number only (几岁 / 17)
+        if not (number and _NUMBER.fullmatch(core)) and any(
+            kind_of(t.pos, t.text) not in ("NOUN", "TIME") for t in self.mt.parse(core).tokens
+        ):
+            return None  # only a name, a thing, a place, a time or a count answers it
         lead = self.wh_lead.sub("", asked[: m.start()], count=1)
         filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
+        if number and _NUMBER.fullmatch(core) and after[:1] in _MEASURES:
+            filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
         return _resolved_from(
@@ -863,6 +870,8 @@ _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
+_NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
+_MEASURES = frozenset("岁点号个月天年次斤块周")  # what a bare number answer to 几 / 多少 counts
 _SPEAKERS = re.compile(r"[你我您咱]")
 _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
 
