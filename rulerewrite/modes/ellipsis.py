@@ -113,13 +113,17 @@ class Ellipsis:
         by_line = self.identity_rule.get("by") if self.identity_rule else None
         self.identity_by = re.compile(str(by_line)) if by_line else None
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
-        self.confirm_rule = lexicon.rule("completeness", "answer_confirm")
-        self.confirm_lead = re.compile(
-            str(self.confirm_rule.get("drop_lead") or "^$") if self.confirm_rule else "^$"
-        )
-        self.confirm_end = re.compile(
-            str(self.confirm_rule.get("drop_end") or "$^") if self.confirm_rule else "$^"
-        )
+        # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
+        # pattern, what it drops from the front and the end of that turn
+        self.reply_rules = [
+            (
+                r,
+                re.compile(str(r.get("drop_lead") or "^$")),
+                re.compile(str(r.get("drop_end") or "$^")),
+            )
+            for rid in ("answer_confirm", "answer_agree", "answer_echo", "answer_negated")
+            if (r := lexicon.rule("completeness", rid)) is not None and r.pattern is not None
+        ]
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
@@ -668,42 +672,53 @@ class Ellipsis:
         )
 
     def _confirm(self, state: State, d: Dialogue, text: str) -> State | None:
-        """A bare yes or no to the assistant's short guess or remark takes the remark as what it
-        confirms or denies, seen from the user's side (樱桃小丸子 / 不是 -> 不是樱桃小丸子;
-        还在上学吧 / 是的 -> 是的还在上学; 难道是南京么 / 不是 -> 不是南京)."""
-        rule = self.confirm_rule
+        """A bare reply to the assistant's short guess, remark, proposal or question takes that
+        turn as what it confirms, denies, agrees to, echoes or negates, seen from the user's
+        side (樱桃小丸子 / 不是 -> 不是樱桃小丸子; 还在上学吧 / 是的 -> 是的还在上学; 唱一曲吧 /
+        可以 -> 可以唱一曲; 大四还有一个月毕业了 / 我也是 -> 我也是大四还有一个月毕业; 她回了吗 /
+        没有 -> 没有回)."""
         last = _answered(state, d)
-        if rule is None or rule.pattern is None or last is None:
+        if last is None:
             return None
-        m = rule.pattern.match(text.strip().rstrip("?？!！。.~ "))
-        if m is None:
-            return None
-        said = last.turn.content.strip().rstrip("?？!！。.~ ")
-        remark = self.confirm_end.sub("", self.confirm_lead.sub("", said, count=1)).strip()
-        if (
-            not 1 <= len(remark) <= int(rule.get("max_remark") or 10)
-            or remark in (rule.get("dodges") or ())
-            or _HAS_QWORD.search(remark)
-            or re.search(r"[,，。;；!！?？]", remark)
-        ):
-            return None
-        remark = remark.translate(_PERSPECTIVE)
-        reply, pt = m.group("r"), m.group("pt") or ""
-        if reply == "是" and remark.startswith(("不", "没")):
-            return None  # 是 + 不是陕西的 reads as a question (是不是…)
-        # 不是的 -> 不是在北京的 / 不是哦 -> 不是t哦; 是的啊 -> 是的啊一宿没睡
-        new = reply + remark + pt if reply == "不是" else reply + pt + remark
-        return _resolved_from(
-            state,
-            rule.source,
-            new,
-            remark,
-            last,
-            "statement",
-            slot="object",
-            note=f"{reply} to {said!r}",
-            confidence=0.65,
-        )
+        reply_text = text.strip().rstrip("?？!！。.~ ")
+        for rule, lead, end in self.reply_rules:
+            m = rule.pattern.match(reply_text) if rule.pattern is not None else None
+            if m is None:
+                continue
+            said = last.turn.content.strip().rstrip("?？!！。.~ ")
+            remark = end.sub("", lead.sub("", said, count=1)).strip()
+            if (
+                not 1 <= len(remark) <= int(rule.get("max_remark") or 10)
+                or remark in (rule.get("dodges") or ())
+                or _HAS_QWORD.search(remark)
+                or re.search(r"[,，。;；!！?？\s]", remark)
+            ):
+                return None
+            remark = remark.translate(_PERSPECTIVE)
+            reply, pt = m.group("r"), m.group("pt") or ""
+            if not remark or remark[0] == "的":
+                return None
+            if (reply == "是" or rule.get("no_negation")) and re.search("[不没]", remark):
+                return None  # 是 + 不是陕西的 reads as a question (是不是…)
+            first_kinds = rule.get("first_kinds")
+            if first_kinds:
+                toks = [t for t in self.mt.parse(remark).tokens if t.text.strip()]
+                if not toks or kind_of(toks[0].pos, toks[0].text) not in first_kinds:
+                    return None  # 今天股票涨了吗 / 没有: a clause, not a predicate to negate
+            after = reply in (rule.get("particles_after") or ())
+            new = reply + remark + pt if after else reply + pt + remark
+            return _resolved_from(
+                state,
+                rule.source,
+                new,
+                remark,
+                last,
+                "statement",
+                slot="object",
+                note=f"{reply} to {said!r}",
+                confidence=0.65,
+            )
+        return None
 
     def _identity(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare noun phrase naming a kind, right after the user introduced a topic with a
