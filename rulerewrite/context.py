@@ -246,18 +246,19 @@ class ContextAnalyzer:
     def __init__(
         self, lexicon: Lexicon, *, window: int = 3, parser: Parser | None = None, cache: int = 4096
     ) -> None:
-        from rulerewrite.text.builtin_parser import BuiltinParser
+        from rulerewrite.text.builtin_parser import BuiltinParser, surnames_of
 
         self.lexicon = lexicon
         self.window = window
-        self.parser: Parser = parser or BuiltinParser(lexicon.segmenter)
+        self.parser: Parser = parser or BuiltinParser.for_lexicon(lexicon)
         self.human_heads: tuple[str, ...] = ()
         self.not_human: frozenset[str] = frozenset()
         self.topic_not_first: tuple[str, ...] = ()
         self.topic_not_last: tuple[str, ...] = ()
         self.topic_not_inside: tuple[str, ...] = ()
         self.non_entity: frozenset[str] = frozenset()
-        self.surnames: tuple[str, ...] = ()
+        # longest first (欧阳 before 欧) for str.startswith
+        self.surnames: tuple[str, ...] = tuple(sorted(surnames_of(lexicon), key=lambda x: -len(x)))
         self.translit_chars: frozenset[str] = frozenset()
         self.translit_min = 3
         suffixes: list[tuple[str, str]] = []
@@ -280,8 +281,6 @@ class ContextAnalyzer:
             if r.get("chars") and r.id == "transliteration":
                 self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
                 self.translit_min = int(r.get("min_len") or 3)
-            if r.get("surnames"):
-                self.surnames += tuple(str(x) for x in r.get("surnames"))
             if r.get("non_entity"):
                 self.non_entity = self.non_entity | frozenset(r.get("non_entity"))
             if r.pattern is not None and r.get("kind") == "chitchat":
