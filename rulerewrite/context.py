@@ -391,9 +391,10 @@ class ContextAnalyzer:
             phrase = text[s:e]
             if head.text in self.non_entity or phrase in self.non_entity:
                 continue
-            if _QWORD.search(phrase):
-                # 多少钱 / 什么东西: a question, not an antecedent; a term modifying it still is
-                # (个税年度汇算 in 个税年度汇算多久能办好)
+            if _QWORD.search(phrase) or (a > 0 and toks[a - 1].text == "哪"):
+                # 多少钱 / 什么东西: a question, not an antecedent; nor is what follows a bare 哪,
+                # which the segmenter cut from its measure (哪国人 -> 哪/国人: 国人 is no phrase
+                # of the turn); a term modifying it still is (个税年度汇算 in 个税年度汇算多久能办好)
                 for t in toks[a : b - 1]:
                     if t.pos == "nz" and len(t.text) >= 3 and not _QWORD.search(t.text):
                         out.append((t.start, t.end, t.text, t.text, "other", "pos:nz|topic", False))

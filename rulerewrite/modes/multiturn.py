@@ -323,8 +323,11 @@ class MultiTurn:
                         m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
                             0, len(a), 0, len(b)
                         )
-                        # the span depends on the later turn's text (its parse) alone
-                        span = None if m.size < 2 else self._topic_span(tis[j], m.b, m.b + m.size)
+                        span = None
+                        if m.size >= 2:
+                            s, e = _whole_in_both(tis[i].parse, m.a, tis[j].parse, m.b, m.size)
+                            if e - s >= 2:
+                                span = self._topic_span(tis[j], s, e)
                     pairs[key] = span  # a pair with nothing in common is remembered too
                     if len(pairs) > 8192:
                         del pairs[next(iter(pairs))]
@@ -726,6 +729,22 @@ def _who_answer(d: Dialogue) -> int | None:
     if q.turn.role != "user" or a.turn.role != "assistant" or not _WHO.search(q.turn.content):
         return None
     return a.turn.index if a.mentions else None
+
+
+def _whole_in_both(pa: Parse, a: int, pb: Parse, b: int, size: int) -> tuple[int, int]:
+    """The common stretch ``pa.text[a:a+size] == pb.text[b:b+size]`` narrowed to start and end
+    on a word boundary of both segmentations, as offsets in ``pb`` (``e <= s`` when none is
+    left): 国人 of 哪国人 and 法国人 ends one turn's word and sits inside the other's, so it
+    was said in neither as a phrase of its own."""
+    cuts_a = {t.start - a for t in pa.tokens} | {t.end - a for t in pa.tokens}
+    cuts = sorted(
+        k
+        for k in {t.start - b for t in pb.tokens} | {t.end - b for t in pb.tokens}
+        if 0 <= k <= size and k in cuts_a
+    )
+    if not cuts:
+        return b, b
+    return b + cuts[0], b + cuts[-1]
 
 
 def _bigrams(text: str) -> frozenset[str]:
