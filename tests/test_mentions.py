@@ -45,3 +45,39 @@ def test_the_noun_after_a_bare_na_is_no_mention(mt: MultiTurn) -> None:
     ]
     assert "国人" not in texts
     assert "拿破仑" in texts and "法国人" in texts
+
+
+def mentions(mt: MultiTurn, text: str) -> list[str]:
+    return [m.text for m in mt.analyzer.dialogue(parse_history([text, "嗯"])).mentions()]
+
+
+@pytest.mark.parametrize(
+    ("text", "whole", "piece"),
+    [
+        ("穆赫兰道", "穆赫兰道", "穆赫兰"),  # 穆/赫/兰/道: the measure-tagged 道 is the word's end
+        ("你知不知道抖音", "抖音", None),  # 抖/音: 音 alone is too short to be a mention
+        ("喜欢抖音里的小哥哥", "抖音里的小哥哥", "音里的小哥哥"),
+        ("陈婉婷爱谁", "陈婉婷", "陈婉"),  # 陈婉 (nr) and an untagged 婷
+    ],
+)
+def test_a_mention_covers_the_word_the_segmenter_left_in_pieces(
+    mt: MultiTurn, text: str, whole: str, piece: str | None
+) -> None:
+    got = mentions(mt, text)
+    assert whole in got
+    assert piece is None or piece not in got
+
+
+@pytest.mark.parametrize("text", ["吴亦凡唱慢歌也蛮好听的", "已经没人爱了", "原来是介个样子"])
+def test_verbs_adverbs_and_measures_are_no_pieces_of_a_word(mt: MultiTurn, text: str) -> None:
+    # 唱 / 爱 / 个 next to a phrase go on with the clause: no 唱慢歌, 人爱, 介个
+    got = mentions(mt, text)
+    assert not any(m in got for m in ("唱慢歌", "吴亦凡唱慢歌", "人爱", "介个"))
+
+
+def test_a_split_name_said_twice_is_one_shared_name(mt: MultiTurn) -> None:
+    # 张艺/兴 (兴 tagged a verb) in both turns: the name is 张艺兴, a person
+    d = mt.analyzer.dialogue(parse_history(["张艺兴的新歌好听", "张艺兴唱得不错"]))
+    spans = {m.text: m.etype for m in mt.shared_spans(d)}
+    assert spans.get("张艺兴") == "person"
+    assert "张艺" not in spans

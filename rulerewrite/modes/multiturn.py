@@ -25,7 +25,7 @@ from rulerewrite.context import ContextAnalyzer, Dialogue, Mention, long_enough
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State
 from rulerewrite.result import ContextEntity, Step
-from rulerewrite.text.builtin_parser import is_question_word, kind_of
+from rulerewrite.text.builtin_parser import is_question_word, kind_of, may_end_name
 from rulerewrite.text.parse import Parse
 
 HUMAN_TYPES = frozenset({"person", "human"})
@@ -355,8 +355,16 @@ class MultiTurn:
         toks = [t for t in ti.parse.tokens if t.start >= s and t.end <= e and t.text.strip()]
         if any(not _WORDISH.fullmatch(t.text) for t in toks):
             return None  # crosses punctuation or a space: two pieces, not one phrase
+        # 张艺/兴 in both turns: a two-character name and the last character of the given name
+        # jieba left apart (said the same way twice, it is no name followed by a verb)
+        split_name = (
+            len(toks) == 2
+            and toks[0].pos in ("nr", "nrt")
+            and len(toks[0].text) == 2
+            and may_end_name(toks[1].text)
+        )
         singles = sum(1 for t in toks if len(t.text) == 1)
-        if singles < len(toks) or len(toks) < 2:
+        if not split_name and (singles < len(toks) or len(toks) < 2):
             # trim function words and verbs at the edges (喜欢X / X的); a run of single
             # characters is kept whole: that is how the segmenter leaves an unknown name
             while toks and _kind(toks[0]) not in _TOPICAL:
@@ -369,7 +377,7 @@ class MultiTurn:
         phrase = ti.parse.text[s:e]
         kinds = [_kind(t) for t in toks]
         singles = sum(1 for t in toks if len(t.text) == 1)
-        name_run = (
+        name_run = split_name or (
             len(toks) >= 2
             and singles == len(toks)
             and len(phrase) <= 4

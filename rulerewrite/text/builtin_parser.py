@@ -194,6 +194,37 @@ _NAME_STOP = (
 _NAME_STOP_TAGS = frozenset(
     {"p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "y", "x", "m", "e", "o"}
 )
+
+
+def is_stray_char(word: str, tag: str) -> bool:
+    """A single Chinese character the segmenter left on its own that is no function word,
+    pronoun, measure word, adverb or verb (抖 of 抖/音, 道 of 穆/赫/兰/道): a piece of an unknown
+    word when it touches another such piece. An untagged character (x: 婷 of 陈婉/婷) counts."""
+    return (
+        len(word) == 1
+        and "\u4e00" <= word <= "\u9fff"
+        and word not in _NAME_STOP
+        and word not in _STRAY_STOP
+        and (tag == "x" or (tag not in _NAME_STOP_TAGS and tag not in _STRAY_STOP_TAGS))
+    )
+
+
+def may_end_name(word: str) -> bool:
+    """A single Chinese character that may be the last of a given name (兴 of 张艺/兴, 大 of
+    金钟/大): no function word, pronoun, measure word or predicate that follows names."""
+    return (
+        len(word) == 1
+        and "\u4e00" <= word <= "\u9fff"
+        and word not in _NAME_STOP
+        and word not in _STRAY_STOP
+    )
+
+
+_STRAY_STOP = frozenset("个些位只条种件")
+# a verb or an adverb next to a name is the clause going on (吴亦凡|唱|慢歌, 没|人|爱)
+_STRAY_STOP_TAGS = frozenset({"v", "vg", "vd", "vn", "d", "a", "ad", "ag", "r", "f", "t"})
+
+
 # (g: a bound morpheme jieba could not attach, 鹿/晗 -> 鹿晗)
 _NAME_TAIL_TAGS = frozenset(
     {"n", "nr", "ns", "nz", "ng", "a", "ag", "v", "vg", "q", "zg", "j", "b", "g"}
