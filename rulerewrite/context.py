@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulerewrite.errors import QueryError
 from rulerewrite.text.normalize import clean_query
-from rulerewrite.text.parse import Parse, Parser
+from rulerewrite.text.parse import Parse, Parser, Token
 
 if TYPE_CHECKING:
     from rulerewrite.lexicon import Lexicon
@@ -246,18 +246,19 @@ class ContextAnalyzer:
     def __init__(
         self, lexicon: Lexicon, *, window: int = 3, parser: Parser | None = None, cache: int = 4096
     ) -> None:
-        from rulerewrite.text.builtin_parser import BuiltinParser
+        from rulerewrite.text.builtin_parser import BuiltinParser, surnames_of
 
         self.lexicon = lexicon
         self.window = window
-        self.parser: Parser = parser or BuiltinParser(lexicon.segmenter)
+        self.parser: Parser = parser or BuiltinParser.for_lexicon(lexicon)
         self.human_heads: tuple[str, ...] = ()
         self.not_human: frozenset[str] = frozenset()
         self.topic_not_first: tuple[str, ...] = ()
         self.topic_not_last: tuple[str, ...] = ()
         self.topic_not_inside: tuple[str, ...] = ()
         self.non_entity: frozenset[str] = frozenset()
-        self.surnames: tuple[str, ...] = ()
+        # longest first (欧阳 before 欧) for str.startswith
+        self.surnames: tuple[str, ...] = tuple(sorted(surnames_of(lexicon), key=lambda x: -len(x)))
         self.translit_chars: frozenset[str] = frozenset()
         self.translit_min = 3
         suffixes: list[tuple[str, str]] = []
@@ -280,8 +281,6 @@ class ContextAnalyzer:
             if r.get("chars") and r.id == "transliteration":
                 self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
                 self.translit_min = int(r.get("min_len") or 3)
-            if r.get("surnames"):
-                self.surnames += tuple(str(x) for x in r.get("surnames"))
             if r.get("non_entity"):
                 self.non_entity = self.non_entity | frozenset(r.get("non_entity"))
             if r.pattern is not None and r.get("kind") == "chitchat":
@@ -388,13 +387,16 @@ class ContextAnalyzer:
             head = toks[b - 1]
             while a < b - 1 and (toks[a].text in _MEASURE or toks[a].text in _VERB_MEASURE):
                 a += 1  # 个坎 / 些问题 / (讲解)一下金瓶梅: a measure word opens no name
+            a0, b0 = a, b  # the chunker's phrase, before it is widened over a word's pieces
+            a, b = _whole_run(toks, a, b)
             s, e = toks[a].start, toks[b - 1].end
             phrase = text[s:e]
             if head.text in self.non_entity or phrase in self.non_entity:
                 continue
-            if _QWORD.search(phrase):
-                # 多少钱 / 什么东西: a question, not an antecedent; a term modifying it still is
-                # (个税年度汇算 in 个税年度汇算多久能办好)
+            if _QWORD.search(phrase) or (a > 0 and toks[a - 1].text == "哪"):
+                # 多少钱 / 什么东西: a question, not an antecedent; nor is what follows a bare 哪,
+                # which the segmenter cut from its measure (哪国人 -> 哪/国人: 国人 is no phrase
+                # of the turn); a term modifying it still is (个税年度汇算 in 个税年度汇算多久能办好)
                 for t in toks[a : b - 1]:
                     if t.pos == "nz" and len(t.text) >= 3 and not _QWORD.search(t.text):
                         out.append((t.start, t.end, t.text, t.text, "other", "pos:nz|topic", False))
@@ -413,7 +415,9 @@ class ContextAnalyzer:
             if gram == "subj" and any(t.rel == "subj" and t.i > head.i for t in toks):
                 gram = "topic"
             out.append((s, e, phrase, head.text, etype, src + "|" + gram, prot))
-            for t in toks[a : b - 1]:  # named modifiers inside the phrase (深圳 in 深圳的落户条件)
+            # named modifiers inside the phrase (深圳 in 深圳的落户条件), not the pieces of a
+            # word it was widened over (陈婉 of 陈婉/婷)
+            for t in toks[a0 : b0 - 1]:
                 sub = ENTITY_TYPES_OF_POS.get(t.pos)
                 if sub in ("person", "place", "org", "product") and t.text not in self.non_entity:
                     out.append((t.start, t.end, t.text, t.text, sub, f"pos:{t.pos}|att", False))
@@ -556,6 +560,33 @@ _VERB_MEASURE = frozenset({"一下", "一下子", "一次", "一遍", "一趟", 
 _TRAILING_Q = re.compile(r"(?:怎么办|怎么样|咋办|咋整|好不好|行不行|对不对)$")
 _QWORD = re.compile(r"多少|什么|哪|谁|几|啥|怎")
 _PRONOUNISH = re.compile(r"[你我他她它您咱]们?|这个|那个|这|那|什么|啥|谁")
+
+
+def _whole_run(toks: Sequence[Token], a: int, b: int) -> tuple[int, int]:
+    """The token span ``[a, b)`` widened over the stray single characters it touches when its
+    own edge token is one too: the segmenter leaves an unknown word as a run of characters
+    (穆/赫/兰/道, 抖/音), and a phrase cut inside the run names a piece (穆赫兰, 音)."""
+    from rulerewrite.text.builtin_parser import is_stray_char
+
+    def stray(t: Token) -> bool:
+        return is_stray_char(t.text, t.pos)
+
+    while a > 0 and stray(toks[a]) and stray(toks[a - 1]) and toks[a - 1].end == toks[a].start:
+        a -= 1
+    n = len(toks)
+    while b < n and stray(toks[b - 1]) and stray(toks[b]) and toks[b - 1].end == toks[b].start:
+        b += 1
+    last = toks[b - 1]
+    if (
+        b < n
+        and len(last.text) == 2
+        and last.pos in ("nr", "nrt")
+        and stray(toks[b])
+        and last.end == toks[b].start
+        and (b + 1 >= n or not stray(toks[b + 1]))
+    ):
+        b += 1  # 陈婉/婷, 加藤/鹰: a two-character name and the character jieba left after it
+    return a, b
 
 
 def long_enough(phrase: str) -> bool:

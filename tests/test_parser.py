@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from rulerewrite.text.builtin_parser import BuiltinParser, is_question_word, noun_phrases
+from rulerewrite.config import RewriterConfig
+from rulerewrite.context import ContextAnalyzer
+from rulerewrite.lexicon import Lexicon
+from rulerewrite.text import make_parser
+from rulerewrite.text.builtin_parser import (
+    BuiltinParser,
+    is_question_word,
+    noun_phrases,
+    surnames_of,
+)
 from rulerewrite.text.parse import Parse, Parser
 from rulerewrite.text.segment import Segmenter
 
 
 @pytest.fixture(scope="module")
 def parser() -> BuiltinParser:
-    return BuiltinParser(Segmenter())
+    return BuiltinParser(Segmenter(), surnames=surnames_of(Lexicon.load(domains=[])))
 
 
 def rels(p: Parse) -> dict[str, str]:
@@ -133,3 +144,29 @@ def test_parse_is_cached_and_parse_many_keeps_order(parser: BuiltinParser) -> No
 def test_odd_input_never_crashes(parser: BuiltinParser, text: str) -> None:
     p = parser.parse(text)
     assert p.text == text
+
+
+def test_surnames_come_from_the_context_rules(tmp_path: Path) -> None:
+    """One list (rules/context.yaml ``surnames``): a parser built for a lexicon joins names
+    after the family names its rules list, and only those."""
+    rules = tmp_path / "context.yaml"
+    rules.write_text(
+        "mode: context\nrules:\n  - id: surnames\n    surnames: [冉, 欧阳]\n", encoding="utf-8"
+    )
+    lex = Lexicon.load(domains=[], rules=[rules])
+    assert surnames_of(lex) == frozenset({"冉", "欧阳"})
+    parser = BuiltinParser.for_lexicon(lex)
+    assert any(t.text == "冉殿菲" and t.pos == "nr" for t in parser.parse("你认识冉殿菲么").tokens)
+    assert "张殿菲" not in [t.text for t in parser.parse("你认识张殿菲么").tokens]
+    bare = BuiltinParser(Segmenter(), surnames=())
+    assert "冉殿菲" not in [t.text for t in bare.parse("你认识冉殿菲么").tokens]
+
+
+def test_the_bundled_parser_reads_the_bundled_surnames() -> None:
+    lex = Lexicon.load(domains=[])
+    cfg = RewriterConfig()
+    parser = make_parser(cfg, lex)
+    assert isinstance(parser, BuiltinParser)
+    assert parser.surnames == surnames_of(lex)
+    assert {"张", "檀", "欧阳"} <= parser.surnames
+    assert ContextAnalyzer(lex).surnames[0] in {"欧阳", "司马", "上官", "诸葛"}  # longest first

@@ -25,7 +25,7 @@ from rulerewrite.context import ContextAnalyzer, Dialogue, Mention, long_enough
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State
 from rulerewrite.result import ContextEntity, Step
-from rulerewrite.text.builtin_parser import is_question_word, kind_of
+from rulerewrite.text.builtin_parser import is_question_word, kind_of, may_end_name
 from rulerewrite.text.parse import Parse
 
 HUMAN_TYPES = frozenset({"person", "human"})
@@ -336,8 +336,11 @@ class MultiTurn:
                         m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
                             0, len(a), 0, len(b)
                         )
-                        # the span depends on the later turn's text (its parse) alone
-                        span = None if m.size < 2 else self._topic_span(tis[j], m.b, m.b + m.size)
+                        span = None
+                        if m.size >= 2:
+                            s, e = _whole_in_both(tis[i].parse, m.a, tis[j].parse, m.b, m.size)
+                            if e - s >= 2:
+                                span = self._topic_span(tis[j], s, e)
                     pairs[key] = span  # a pair with nothing in common is remembered too
                     if len(pairs) > 8192:
                         del pairs[next(iter(pairs))]
@@ -365,8 +368,16 @@ class MultiTurn:
         toks = [t for t in ti.parse.tokens if t.start >= s and t.end <= e and t.text.strip()]
         if any(not _WORDISH.fullmatch(t.text) for t in toks):
             return None  # crosses punctuation or a space: two pieces, not one phrase
+        # 张艺/兴 in both turns: a two-character name and the last character of the given name
+        # jieba left apart (said the same way twice, it is no name followed by a verb)
+        split_name = (
+            len(toks) == 2
+            and toks[0].pos in ("nr", "nrt")
+            and len(toks[0].text) == 2
+            and may_end_name(toks[1].text)
+        )
         singles = sum(1 for t in toks if len(t.text) == 1)
-        if singles < len(toks) or len(toks) < 2:
+        if not split_name and (singles < len(toks) or len(toks) < 2):
             # trim function words and verbs at the edges (喜欢X / X的); a run of single
             # characters is kept whole: that is how the segmenter leaves an unknown name
             while toks and _kind(toks[0]) not in _TOPICAL:
@@ -379,7 +390,7 @@ class MultiTurn:
         phrase = ti.parse.text[s:e]
         kinds = [_kind(t) for t in toks]
         singles = sum(1 for t in toks if len(t.text) == 1)
-        name_run = (
+        name_run = split_name or (
             len(toks) >= 2
             and singles == len(toks)
             and len(phrase) <= 4
@@ -739,6 +750,22 @@ def _who_answer(d: Dialogue) -> int | None:
     if q.turn.role != "user" or a.turn.role != "assistant" or not _WHO.search(q.turn.content):
         return None
     return a.turn.index if a.mentions else None
+
+
+def _whole_in_both(pa: Parse, a: int, pb: Parse, b: int, size: int) -> tuple[int, int]:
+    """The common stretch ``pa.text[a:a+size] == pb.text[b:b+size]`` narrowed to start and end
+    on a word boundary of both segmentations, as offsets in ``pb`` (``e <= s`` when none is
+    left): 国人 of 哪国人 and 法国人 ends one turn's word and sits inside the other's, so it
+    was said in neither as a phrase of its own."""
+    cuts_a = {t.start - a for t in pa.tokens} | {t.end - a for t in pa.tokens}
+    cuts = sorted(
+        k
+        for k in {t.start - b for t in pb.tokens} | {t.end - b for t in pb.tokens}
+        if 0 <= k <= size and k in cuts_a
+    )
+    if not cuts:
+        return b, b
+    return b + cuts[0], b + cuts[-1]
 
 
 def _bigrams(text: str) -> frozenset[str]:

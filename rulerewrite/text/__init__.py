@@ -37,7 +37,7 @@ def make_parser(config: Any, lexicon: Lexicon) -> Parser:
     if name == "builtin":
         from rulerewrite.text.builtin_parser import BuiltinParser
 
-        parser = BuiltinParser(lexicon.segmenter)
+        parser = BuiltinParser.for_lexicon(lexicon)
     elif name == "hanlp":
         from rulerewrite.text.hanlp_backend import HanLPParser
 

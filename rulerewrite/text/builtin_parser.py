@@ -13,18 +13,22 @@ costs a few microseconds after segmentation and is cached per text.
 
 Example:
     >>> from rulerewrite.text.segment import Segmenter
-    >>> p = BuiltinParser(Segmenter()).parse("iPhone 15 的保修期是多久")
+    >>> p = BuiltinParser(Segmenter(), surnames=()).parse("iPhone 15 的保修期是多久")
     >>> [(t.text, t.rel) for t in p.tokens if t.rel in ("root", "subj")]
-    [('保修期', 'subj'), ('是', 'root')]
+    [('iPhone 15', 'subj'), ('保修期', 'subj'), ('是', 'root')]
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rulerewrite.text.parse import Parse, Token
 from rulerewrite.text.segment import Segmenter
+
+if TYPE_CHECKING:
+    from rulerewrite.lexicon import Lexicon
 
 QUESTION_PARTICLES = frozenset("吗呢吧么嘛啊呀哇啦哦")
 QUESTION_WORDS = frozenset(
@@ -176,14 +180,6 @@ def _merge_latin(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-# Common surnames: a single-character surname token followed by one or two short tokens that
-# jieba (HMM off) could not join is an unknown personal name (张/殿/菲 -> 张殿菲).
-SURNAMES = frozenset(
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
-    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
-    "龚邵万钱严覃武戴莫孔向汤萧"
-    "关迟檀倪靳蒲苗凌柯聂章翟葛甘鲍岳樊乔柴宫温庞殷尚施欧谷景易鹿"
-)
 # a surname and two single characters jieba left apart (卢/本/伟, 朱/正/廷): an unknown name
 # when neither character is a function word or a pronoun and no further single character follows
 # predicates that follow a two-character name, never a given name's last character (杨阳|胖,
@@ -198,6 +194,37 @@ _NAME_STOP = (
 _NAME_STOP_TAGS = frozenset(
     {"p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "y", "x", "m", "e", "o"}
 )
+
+
+def is_stray_char(word: str, tag: str) -> bool:
+    """A single Chinese character the segmenter left on its own that is no function word,
+    pronoun, measure word, adverb or verb (抖 of 抖/音, 道 of 穆/赫/兰/道): a piece of an unknown
+    word when it touches another such piece. An untagged character (x: 婷 of 陈婉/婷) counts."""
+    return (
+        len(word) == 1
+        and "\u4e00" <= word <= "\u9fff"
+        and word not in _NAME_STOP
+        and word not in _STRAY_STOP
+        and (tag == "x" or (tag not in _NAME_STOP_TAGS and tag not in _STRAY_STOP_TAGS))
+    )
+
+
+def may_end_name(word: str) -> bool:
+    """A single Chinese character that may be the last of a given name (兴 of 张艺/兴, 大 of
+    金钟/大): no function word, pronoun, measure word or predicate that follows names."""
+    return (
+        len(word) == 1
+        and "\u4e00" <= word <= "\u9fff"
+        and word not in _NAME_STOP
+        and word not in _STRAY_STOP
+    )
+
+
+_STRAY_STOP = frozenset("个些位只条种件")
+# a verb or an adverb next to a name is the clause going on (吴亦凡|唱|慢歌, 没|人|爱)
+_STRAY_STOP_TAGS = frozenset({"v", "vg", "vd", "vn", "d", "a", "ad", "ag", "r", "f", "t"})
+
+
 # (g: a bound morpheme jieba could not attach, 鹿/晗 -> 鹿晗)
 _NAME_TAIL_TAGS = frozenset(
     {"n", "nr", "ns", "nz", "ng", "a", "ag", "v", "vg", "q", "zg", "j", "b", "g"}
@@ -215,12 +242,14 @@ def _three_char_name(pairs: list[tuple[str, str]], i: int) -> bool:
     return len(after) != 1 or after in _NAME_STOP or not after.strip()
 
 
-def _merge_names(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _merge_names(pairs: list[tuple[str, str]], surnames: frozenset[str]) -> list[tuple[str, str]]:
+    """A single-character surname token followed by one or two short tokens that jieba (HMM
+    off) could not join is an unknown personal name (张/殿/菲 -> 张殿菲)."""
     out: list[tuple[str, str]] = []
     i, n = 0, len(pairs)
     while i < n:
         w, t = pairs[i]
-        if len(w) == 1 and w in SURNAMES and i + 1 < n:
+        if len(w) == 1 and w in surnames and i + 1 < n:
             j, tail = i + 1, ""
             while j < n and len(tail) < 2:
                 w2, t2 = pairs[j]
@@ -256,18 +285,37 @@ def _merge_names(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 _NOT_NAME = frozenset("是有在说要会能想去来的了吗呢吧啊也都就还很太不没")
 
 
+def surnames_of(lexicon: Lexicon) -> frozenset[str]:
+    """The family names listed by ``lexicon``'s context rules (rules/context.yaml, rule
+    ``surnames``): the one list both the parser (张/殿/菲 -> 张殿菲) and the context analysis
+    (a run of single characters opening with one is a name) read."""
+    return frozenset(
+        str(x) for r in lexicon.rules.get("context", ()) for x in (r.get("surnames") or ())
+    )
+
+
 class BuiltinParser:
     """The default :class:`~rulerewrite.text.parse.Parser` backend (``name = "builtin"``).
 
-    Build once with a segmenter (``lexicon.segmenter`` keeps dictionary terms whole); ``parse``
-    is cached per text (``cache_size`` entries).
+    Build once with a segmenter (``lexicon.segmenter`` keeps dictionary terms whole) and the
+    family names that open an unknown personal name (``surnames``: rules/context.yaml, see
+    :meth:`for_lexicon`); ``parse`` is cached per text (``cache_size`` entries).
     """
 
     name = "builtin"
 
-    def __init__(self, segmenter: Segmenter, *, cache_size: int = 8192) -> None:
+    def __init__(
+        self, segmenter: Segmenter, *, surnames: Iterable[str], cache_size: int = 8192
+    ) -> None:
         self.segmenter = segmenter
+        self.surnames = frozenset(surnames)
         self.parse = lru_cache(maxsize=cache_size)(self._parse)  # type: ignore[method-assign]
+
+    @classmethod
+    def for_lexicon(cls, lexicon: Lexicon, *, cache_size: int = 8192) -> BuiltinParser:
+        """The parser of ``lexicon``: its segmenter and the family names of its context rules
+        (:func:`surnames_of`)."""
+        return cls(lexicon.segmenter, surnames=surnames_of(lexicon), cache_size=cache_size)
 
     def parse(self, text: str) -> Parse:  # replaced by the cached version in __init__
         return self._parse(text)
@@ -278,7 +326,7 @@ class BuiltinParser:
     # -- the analysis --------------------------------------------------------------------------
 
     def _parse(self, text: str) -> Parse:
-        pairs = _merge_names(_merge_latin(self.segmenter.pos(text)))
+        pairs = _merge_names(_merge_latin(self.segmenter.pos(text)), self.surnames)
         words: list[str] = []
         tags: list[str] = []
         starts: list[int] = []
