@@ -169,6 +169,7 @@ class Ellipsis:
             return why
         answer = (
             self._answer(state, d, text)
+            or self._a_not_a(state, d, text)
             or self._wh_answer(state, d, text)
             or self._unknown(state, d, text)
             or self._identity(state, d, text)
@@ -585,6 +586,48 @@ class Ellipsis:
             confidence=0.75,
         )
 
+    def _a_not_a(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A short answer to the assistant's A-not-A question (在不在武汉 / 算不算明星脸 / 喜不喜欢
+        猫) ends with its verb and takes the rest of the question (不在 -> 不在武汉; 可以算 ->
+        可以算明星脸; 喜欢 -> 喜欢猫), seen from the user's side."""
+        last = _answered(state, d)
+        if last is None:
+            return None
+        asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
+        m = _A_NOT_A.search(asked)
+        if m is None or re.search(r"[,，。;；!！?？\s]", asked[m.start() :]):
+            return None
+        said = text.strip().rstrip("?？!！。.~ ")
+        core = said.rstrip("啊呀哦吧的哈呢吖嘛")
+        a, rest = m.group("a"), asked[m.end() :]
+        if (
+            not 1 <= len(core) <= 4
+            or _HAS_QWORD.search(rest)
+            or re.search("[你您吗嘛么]", said)  # 你怕嘛: a question back, not an answer
+        ):
+            return None
+        if core.endswith(a):
+            new = core + rest
+        elif rest and core.endswith(a + rest[0]):
+            rest = rest[1:]
+            new = core + rest  # 喜不喜欢猫 / 喜欢 -> 喜欢猫
+        else:
+            return None
+        if new == core or len(rest) > 10:
+            return None
+        new = new.translate(_PERSPECTIVE) + said[len(core) :]
+        return _resolved_from(
+            state,
+            self.mt.sources.get("answer_reply", "ellipsis:answer"),
+            new,
+            asked,
+            last,
+            "obj",
+            slot="object",
+            note=f"answer to {asked!r}: {core} + {rest}",
+            confidence=0.7,
+        )
+
     def _wh_answer(self, state: State, d: Dialogue, text: str) -> State | None:
         """A short noun answer to the assistant's wh-question fills the question word's slot,
         seen from the user's side (南开在哪 / 天津 -> 南开在天津; 你在哪里 / 北京啊 ->
@@ -885,6 +928,8 @@ _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
+# an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
+_A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
 _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
 _MEASURES = frozenset("岁点号个月天年次斤块周")  # what a bare number answer to 几 / 多少 counts
 _SPEAKERS = re.compile(r"[你我您咱]")
