@@ -186,6 +186,9 @@ class Ellipsis:
         )
         if at >= 0 and not member and which not in self.which_attributes:
             return state  # 哪个更便宜 / 哪款手机: a choice, comparison decides
+        echo = self._verb_echo(state, d, parse)
+        if echo is not None:
+            return echo
         gap = ("subject", at) if member else self._gap(parse)
         if gap is not None and gap[0] == "subject" and not member:
             # read after an opening acknowledgement: 好吧大阪提供…吗 has its subject (大阪);
@@ -381,6 +384,10 @@ class Ellipsis:
                 return None  # 我也挺作 / 不逗你: the speakers are the subject
             first = toks[i0].text
             body = parse.text[toks[i0].start :]
+            if _HOW.match(body) and any(
+                kinds[k] == "VERB" and kinds[k + 1] == "NOUN" for k in range(i0, len(toks) - 1)
+            ):
+                return None  # 怎么包粽子: a how-question with its own object stands alone
             # a longer query that opens with its own content (感冒发烧应该挂哪个科) stands alone;
             # short ones, and ones opening with a question word, a modal or an attribute, do not
             if (
@@ -585,6 +592,74 @@ class Ellipsis:
             note=f"answer to {asked!r}: {v} + {part}",
             confidence=0.75,
         )
+
+    def _verb_echo(self, state: State, d: Dialogue, parse: Parse) -> State | None:
+        """A short query ending with a verb and no object (要怎样才能遇到 / 怎么补) takes the
+        object that verb had in the last turn (会遇到好男人 -> 要怎样才能遇到好男人): the
+        conversation itself pairs the verb with its object."""
+        toks = [t for t in parse.tokens if t.text.strip()]
+        j = len(toks) - 1
+        while j >= 0 and kind_of(toks[j].pos, toks[j].text) in ("PART", "AUX"):
+            j -= 1
+        if j < 0 or len(parse.text) > 8 or kind_of(toks[j].pos, toks[j].text) != "VERB":
+            return None
+        verb = toks[j].text
+        if len(verb) < 2 and verb not in self.dangling:
+            return None
+        i = j - 1
+        while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
+            i -= 1
+        if (
+            i >= 0
+            and verb not in self.purpose_verbs  # 组团去: 去 takes a place, not what precedes it
+            and toks[i].pos in _OBJECT_POS
+            and not (i > 0 and is_question_word(toks[i - 1].text))
+            and self._has_object(toks, [kind_of(t.pos, t.text) for t in toks], j)
+        ):
+            return None  # 三体也看过: the object stands in front of the verb (not 下沙 / 什么语言)
+        for ti in reversed(d.turns[-2:]):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(ptoks):
+                if t.text != verb:
+                    continue
+                np: list[Any] = []
+                for u in ptoks[k + 1 :]:
+                    if kind_of(u.pos, u.text) in ("NOUN",) or (np and u.text == "的"):
+                        np.append(u)
+                        continue
+                    break
+                while np and np[-1].text == "的":
+                    np.pop()
+                if not np:
+                    continue
+                obj = ti.turn.content[np[0].start : np[-1].end]
+                # the turn's own mention there is the whole name (魔道祖师, not 魔 of 魔/道/祖师)
+                whole = [
+                    m
+                    for m in ti.mentions
+                    if m.start == np[0].start and m.end >= np[-1].end and not self._clause(m)
+                ]
+                if whole:
+                    obj = max(whole, key=lambda m: m.end).text
+                if obj in parse.text or _PERSONAL.search(obj):
+                    return None
+                if _HOW.match(parse.text):
+                    new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
+                else:
+                    end = _after_aspect(toks, j)
+                    new = parse.text[:end] + obj + parse.text[end:]
+                return _resolved_from(
+                    state,
+                    self.mt.sources.get("missing_object", "ellipsis:object"),
+                    new,
+                    obj,
+                    ti,
+                    "obj",
+                    slot="object",
+                    note=f"{verb} takes its object {obj!r} from the last turns",
+                    confidence=0.7,
+                )
+        return None
 
     def _a_not_a(self, state: State, d: Dialogue, text: str) -> State | None:
         """A short answer to the assistant's A-not-A question (在不在武汉 / 算不算明星脸 / 喜不喜欢
@@ -928,6 +1003,10 @@ _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
+# tags of a noun that, right before a verb, is its topicalised object (三体也看过); a place, a
+# time or a noun after a question word (下沙也买不起 / 用什么语言写) is not
+_OBJECT_POS = frozenset({"n", "nz", "nr", "nrt", "nrfg", "eng", "x"})
+_HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
 _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
