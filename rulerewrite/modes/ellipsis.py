@@ -385,9 +385,14 @@ class Ellipsis:
             first = toks[i0].text
             body = parse.text[toks[i0].start :]
             if _HOW.match(body) and any(
-                kinds[k] == "VERB" and kinds[k + 1] == "NOUN" for k in range(i0, len(toks) - 1)
+                kinds[k] == "VERB"
+                and kinds[k + 1] == "NOUN"
+                and toks[k + 1].text not in self.attributes
+                for k in range(i0, len(toks) - 1)
             ):
-                return None  # 怎么包粽子: a how-question with its own object stands alone
+                # 怎么包粽子: a how-question with its own object stands alone; one whose object
+                # is an attribute of something (怎么申请理赔 / 怎么看日志) still misses its owner
+                return None
             # a longer query that opens with its own content (感冒发烧应该挂哪个科) stands alone;
             # short ones, and ones opening with a question word, a modal or an attribute, do not
             if (
