@@ -611,6 +611,8 @@ class Ellipsis:
         verb = toks[j].text
         if len(verb) < 2 and verb not in self.dangling:
             return None
+        # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
+        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
         i = j - 1
         while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
             i -= 1
@@ -625,7 +627,7 @@ class Ellipsis:
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                if t.text != verb:
+                if t.text not in verbs:
                     continue
                 np: list[Any] = []
                 for u in ptoks[k + 1 :]:
@@ -652,6 +654,8 @@ class Ellipsis:
                     new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
                 else:
                     end = _after_aspect(toks, j)
+                    if parse.text[end - 1 : end] == "了" and end - 1 > toks[j].start:
+                        end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
                     new = parse.text[:end] + obj + parse.text[end:]
                 return _resolved_from(
                     state,
