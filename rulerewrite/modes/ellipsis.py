@@ -609,7 +609,9 @@ class Ellipsis:
         if j < 0 or len(parse.text) > 8 or kind_of(toks[j].pos, toks[j].text) != "VERB":
             return None
         verb = toks[j].text
-        if len(verb) < 2 and verb not in self.dangling:
+        # 你会吗 after 你会做PPT吗: a bare modal takes the verb phrase it had
+        modal = verb in self.modals and verb not in self.purpose_verbs
+        if len(verb) < 2 and verb not in self.dangling and not modal:
             return None
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
         verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
@@ -630,6 +632,36 @@ class Ellipsis:
                 if t.text not in verbs:
                     continue
                 np: list[Any] = []
+                if modal:
+                    # the verb phrase after the modal, up to the clause's end or its question
+                    vp = ptoks[k + 1 :]
+                    if not vp or kind_of(vp[0].pos, vp[0].text) != "VERB":
+                        continue
+                    for u in vp:
+                        if (
+                            kind_of(u.pos, u.text) in ("PUNCT", "PART")
+                            or u.text in "吗么不没呢吧啊咩"
+                            or is_question_word(u.text)
+                        ):
+                            break
+                        np.append(u)
+                    if len(np) < 2 or np[-1].end - np[0].start > 8:
+                        continue
+                    obj = ti.turn.content[np[0].start : np[-1].end]
+                    if obj in parse.text or _PERSONAL.search(obj):
+                        return None
+                    end = _after_aspect(toks, j)
+                    return _resolved_from(
+                        state,
+                        self.mt.sources.get("missing_object", "ellipsis:object"),
+                        parse.text[:end] + obj + parse.text[end:],
+                        obj,
+                        ti,
+                        "obj",
+                        slot="object",
+                        note=f"{verb} takes its verb phrase {obj!r} from the last turns",
+                        confidence=0.7,
+                    )
                 for u in ptoks[k + 1 :]:
                     if kind_of(u.pos, u.text) in ("NOUN",) or (np and u.text == "的"):
                         np.append(u)
