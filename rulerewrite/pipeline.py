@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -74,7 +75,9 @@ class Pipeline:
         # and whether there is a history. A mode that declares ``reads_standalone = False``
         # keeps the checklist's answer; the others' answers are memoised per (mode index, query,
         # standalone, has_history), computed on the real state on a miss (``clear_memos``).
-        self._applies: dict[tuple[int, str, str, bool], bool] = {}
+        # (an OrderedDict: dropping a plain dict's oldest key with ``next(iter(d))`` walks over
+        # every slot deleted before it, several microseconds per miss once the memo is full)
+        self._applies: OrderedDict[tuple[int, str, str, bool], bool] = OrderedDict()
         self._same_as_checklist = tuple(
             not getattr(m, "reads_standalone", True) for m in self.modes
         )
@@ -177,7 +180,7 @@ class Pipeline:
                 if ok is None:
                     ok = memo[key] = bool(m.applies(state))
                     if len(memo) > self._APPLIES_MEMO:
-                        del memo[next(iter(memo))]
+                        memo.popitem(last=False)
                 if not ok:
                     continue
             new = m(state)

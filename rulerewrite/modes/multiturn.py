@@ -327,7 +327,7 @@ class MultiTurn:
                         span = None if m.size < 2 else self._topic_span(tis[j], m.b, m.b + m.size)
                     pairs[key] = span  # a pair with nothing in common is remembered too
                     if len(pairs) > 8192:
-                        del pairs[next(iter(pairs))]
+                        pairs.popitem(last=False)
                 if span is None or span[2] in out:
                     continue
                 s, e, phrase, etype = span
@@ -703,8 +703,9 @@ class _Shared:
     analyzer: ContextAnalyzer
     refs: Any = None  # the memoised MultiTurn._references
     pools: OrderedDict[tuple[tuple[int, str, str], ...], _Pool] = field(default_factory=OrderedDict)
-    shared_pair: dict[tuple[str, str], tuple[int, int, str, str] | None] = field(
-        default_factory=dict
+    # FIFO memos: an OrderedDict drops its oldest key in O(1)
+    shared_pair: OrderedDict[tuple[str, str], tuple[int, int, str, str] | None] = field(
+        default_factory=OrderedDict
     )
 
 
