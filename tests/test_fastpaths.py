@@ -107,3 +107,42 @@ def test_protected_with_history_equals_dataclasses_replace() -> None:
     assert {f.name: getattr(fast, f.name) for f in dataclasses.fields(Protected)} == {
         f.name: getattr(slow, f.name) for f in dataclasses.fields(Protected)
     }
+
+
+def test_longest_common_equals_sequence_matcher() -> None:
+    """shared_spans' longest common stretch is difflib's ``find_longest_match`` (no junk), ties
+    included: the earliest start in the first text, then its first place in the second."""
+    import random
+    from difflib import SequenceMatcher
+
+    from rulerewrite.modes.multiturn import longest_common
+
+    rng = random.Random(7)
+    alphabets = (
+        "ab",
+        "abc的",
+        "保险期多少钱呢的是",
+        "Galaxy S24 Ultra的价格",
+        "易烊千玺嗓音很棒我要聊",
+    )
+    fixed = [
+        ("我要聊易烊千玺", "易烊千玺嗓音很棒"),
+        ("abab", "baba"),
+        ("aaaa", "aa"),
+        ("", "abc"),
+        ("abc", ""),
+        ("xyz", "abc"),
+    ]
+    randoms = [
+        tuple(
+            "".join(rng.choice(alpha) for _ in range(rng.randint(0, 18)))
+            for alpha in (rng.choice(alphabets),) * 2
+        )
+        for _ in range(3000)
+    ]
+    for a, b in fixed + randoms:
+        m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
+        at, size = longest_common(a, b)
+        assert size == m.size, (a, b)
+        if size:
+            assert at == m.b, (a, b)
