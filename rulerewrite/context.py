@@ -34,6 +34,20 @@ class Turn:
     content: str
 
 
+_TURN_SET = tuple(getattr(Turn, f).__set__ for f in ("index", "role", "content"))
+
+
+def new_turn(index: int, role: str, content: str) -> Turn:
+    """``Turn(index, role, content)`` without the frozen ``__init__``'s per-field
+    ``object.__setattr__`` (every history message of every rewrite is one)."""
+    t = object.__new__(Turn)
+    s0, s1, s2 = _TURN_SET
+    s0(t, index)
+    s1(t, role)
+    s2(t, content)
+    return t
+
+
 def parse_history(history: Sequence[Any] | None, *, max_chars: int = 4096) -> tuple[Turn, ...]:
     """Validate ``history`` (OpenAI-style messages or plain strings) into turns.
 
@@ -75,7 +89,7 @@ def parse_history(history: Sequence[Any] | None, *, max_chars: int = 4096) -> tu
         content = clean_query(content)
         if len(content) > max_chars:
             content = content[:max_chars]
-        turns.append(Turn(i, str(role), content))
+        turns.append(new_turn(i, str(role), content))
     return tuple(turns)
 
 

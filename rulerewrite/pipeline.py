@@ -25,7 +25,14 @@ from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected, with_perspect
 from rulerewrite.intent import IntentClassifier
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.modes.base import MODE_ORDER, Features, Mode, State, build_modes
-from rulerewrite.result import Query, RewriteResult, RewrittenQuery, Step, build_result
+from rulerewrite.result import (
+    RewriteResult,
+    RewrittenQuery,
+    Step,
+    build_result,
+    new_query,
+    new_rewritten,
+)
 from rulerewrite.text.normalize import NormText
 
 # every mode but expand changes the query itself (expand only adds variants)
@@ -258,7 +265,7 @@ class Pipeline:
             dict(cached_hints),  # filter_hints (the memoised dict is never handed out)
             1.0,  # confidence
             False,  # escalate
-            (Query(query, "original"),),  # queries
+            (new_query(query, "original"),),  # queries
             (),  # rewritten_queries
             kept,  # must_keep_entities
             (),  # conditions
@@ -289,7 +296,7 @@ class Pipeline:
                 hints,  # filter_hints
                 state.confidence,
                 asks or state.rewrite_skipped or state.confidence < 0.5,  # escalate
-                (Query(original, "original"),),  # queries
+                (new_query(original, "original"),),  # queries
                 (),  # rewritten_queries
                 must_keep,  # must_keep_entities
                 state.conditions,
@@ -305,7 +312,7 @@ class Pipeline:
             k = self._key(text)
             if text and k not in seen:
                 seen.add(k)
-                rewrites.append(RewrittenQuery(text, modes))
+                rewrites.append(new_rewritten(text, modes))
 
         if state.standalone != original:
             push(state.standalone, structural)
@@ -318,8 +325,8 @@ class Pipeline:
                 break
             push(v.text, v.modes)
         queries = (
-            Query(original, "original"),
-            *(Query(r.text, f"rewrite_{i}") for i, r in enumerate(rewrites, 1)),
+            new_query(original, "original"),
+            *(new_query(r.text, f"rewrite_{i}") for i, r in enumerate(rewrites, 1)),
         )
         modes = state.modes if rewrites or state.standalone != original else ()
         confidence = state.confidence

@@ -146,3 +146,50 @@ def test_longest_common_equals_sequence_matcher() -> None:
         assert size == m.size, (a, b)
         if size:
             assert at == m.b, (a, b)
+
+
+@pytest.mark.parametrize(
+    ("fast", "cls", "values"),
+    [
+        ("rulerewrite.result:new_query", Query, ("它保修多久", "original")),
+        ("rulerewrite.result:new_rewritten", RewrittenQuery, ("a", ("coreference",))),
+        (
+            "rulerewrite.result:new_entity",
+            "rulerewrite.result:ContextEntity",
+            ("Galaxy S24 Ultra", "product", 0, "user", "subj", "referent"),
+        ),
+        ("rulerewrite.result:new_step", Step, ("coreference", "f:1", "a", "b", 2, "applied", "n")),
+        ("rulerewrite.context:new_turn", Turn, (1, "assistant", "有四种颜色。")),
+        (
+            "rulerewrite.modes.multiturn:new_candidate",
+            "rulerewrite.modes.multiturn:Candidate",
+            (
+                __import__("rulerewrite.context", fromlist=["Mention"]).Mention(
+                    "北京", "北京", "place", 0, "user", "subj", 0, 2, 0, "pos:ns"
+                ),
+                3.8,
+                "recency -0.0, subject",
+            ),
+        ),
+    ],
+)
+def test_fast_constructors_equal_the_constructors(fast: str, cls: object, values: tuple) -> None:
+    """Every positional fast constructor sets every field, in the dataclass's field order."""
+    import importlib
+
+    def load(spec: object) -> object:
+        if not isinstance(spec, str):
+            return spec
+        mod, _, name = spec.partition(":")
+        return getattr(importlib.import_module(mod), name)
+
+    make, klass = load(fast), load(cls)
+    assert [f.name for f in dataclasses.fields(klass)] == list(  # type: ignore[arg-type]
+        inspect.signature(make).parameters  # type: ignore[arg-type]
+    )
+    built = make(*values)  # type: ignore[operator]
+    ref = klass(*values)  # type: ignore[operator]
+    assert type(built) is klass
+    assert built == ref and hash(built) == hash(ref)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(built, dataclasses.fields(klass)[0].name, None)  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from rulerewrite.context import ContextAnalyzer, Dialogue, Mention, TurnInfo, long_enough
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State
-from rulerewrite.result import ContextEntity, Step
+from rulerewrite.result import new_entity, new_step
 from rulerewrite.text.builtin_parser import is_question_word, kind_of
 from rulerewrite.text.parse import Parse
 
@@ -68,6 +68,20 @@ class Candidate:
     mention: Mention
     score: float
     why: str
+
+
+_CANDIDATE_SET = tuple(getattr(Candidate, f).__set__ for f in ("mention", "score", "why"))
+
+
+def new_candidate(mention: Mention, score: float, why: str) -> Candidate:
+    """``Candidate(mention, score, why)`` without the frozen ``__init__``'s per-field
+    ``object.__setattr__`` (rank makes one per candidate of every call)."""
+    c = object.__new__(Candidate)
+    s0, s1, s2 = _CANDIDATE_SET
+    s0(c, mention)
+    s1(c, score)
+    s2(c, why)
+    return c
 
 
 class MultiTurn:
@@ -644,7 +658,7 @@ class MultiTurn:
                 why += f", a title ({noun})"
             for delta in st.deltas:  # the signed terms, added in the same order as before
                 score += delta
-            out.append(Candidate(m, score, why + st.suffix_why))
+            out.append(new_candidate(m, score, why + st.suffix_why))
         out.sort(key=lambda c: -c.score)
         return out
 
@@ -967,7 +981,7 @@ def ask(
     note: str,
 ) -> State:
     """The ask-the-user result: nothing is invented, the user is asked to name the entity."""
-    step = Step(mode_id, rule, state.standalone, state.standalone, None, "applied", note)
+    step = new_step(mode_id, rule, state.standalone, state.standalone, None, "applied", note)
     return state.with_step(
         step,
         decision="ask_user",
@@ -988,10 +1002,8 @@ def resolved(
     note: str,
     confidence: float = 0.8,
 ) -> State:
-    entity = ContextEntity(
-        mention.text, mention.etype, mention.turn, mention.role, mention.gram, slot
-    )
-    step = Step(mode_id, rule, state.standalone, new_text, mention.turn, "applied", note)
+    entity = new_entity(mention.text, mention.etype, mention.turn, mention.role, mention.gram, slot)
+    step = new_step(mode_id, rule, state.standalone, new_text, mention.turn, "applied", note)
     return state.with_step(
         step,
         standalone=new_text,
