@@ -193,3 +193,16 @@ def test_fast_constructors_equal_the_constructors(fast: str, cls: object, values
     assert built == ref and hash(built) == hash(ref)
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(built, dataclasses.fields(klass)[0].name, None)  # type: ignore[arg-type]
+
+
+def test_new_mention_equals_the_constructor() -> None:
+    from rulerewrite.context import Mention, new_mention
+
+    values = ("北京和上海", "上海", "place", 2, "user", "topic", 0, 5, 1, "coordination")
+    names = [f.name for f in dataclasses.fields(Mention)]
+    assert list(inspect.signature(new_mention).parameters) == names
+    assert new_mention(*values) == Mention(*values)  # the defaults too
+    full = (*values, ("北京", "上海"), True)
+    built = new_mention(*full)
+    assert built == Mention(*full) and hash(built) == hash(Mention(*full))
+    assert {n: getattr(built, n) for n in names} == dict(zip(names, full, strict=True))

@@ -20,7 +20,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from rulerewrite.context import ContextAnalyzer, Dialogue, Mention, TurnInfo, long_enough
+from rulerewrite.context import (
+    ContextAnalyzer,
+    Dialogue,
+    Mention,
+    TurnInfo,
+    long_enough,
+    new_mention,
+)
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State
 from rulerewrite.result import new_entity, new_step
@@ -341,7 +348,7 @@ class MultiTurn:
                 if span is None or span[2] in out:
                     continue
                 s, e, phrase, etype = span
-                out[phrase] = Mention(
+                out[phrase] = new_mention(
                     phrase,
                     phrase,
                     etype,
@@ -427,7 +434,7 @@ class MultiTurn:
             have.add(owner)
             etype = self.analyzer.type_by_suffix(owner) or "thing"
             out.append(
-                Mention(
+                new_mention(
                     owner,
                     owner,
                     etype,
