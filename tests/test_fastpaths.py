@@ -142,10 +142,10 @@ def test_longest_common_equals_sequence_matcher() -> None:
     ]
     for a, b in fixed + randoms:
         m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
-        at, size = longest_common(a, b)
+        ia, ib, size = longest_common(a, b)
         assert size == m.size, (a, b)
         if size:
-            assert at == m.b, (a, b)
+            assert (ia, ib) == (m.a, m.b), (a, b)
 
 
 @pytest.mark.parametrize(

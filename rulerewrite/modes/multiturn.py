@@ -339,9 +339,9 @@ class MultiTurn:
                     if self._bigrams(a).isdisjoint(self._bigrams(b)):
                         span = None  # no stretch of 2 characters in common (size must be >= 2)
                     else:
-                        at, size = longest_common(a, b)
+                        _ia, ib, size = longest_common(a, b)
                         # the span depends on the later turn's text (its parse) alone
-                        span = None if size < 2 else self._topic_span(tis[j], at, at + size)
+                        span = None if size < 2 else self._topic_span(tis[j], ib, ib + size)
                     pairs[key] = span  # a pair with nothing in common is remembered too
                     if len(pairs) > 8192:
                         pairs.popitem(last=False)
@@ -765,16 +765,16 @@ def _who_answer(d: Dialogue) -> int | None:
     return a.turn.index if a.mentions else None
 
 
-def longest_common(a: str, b: str) -> tuple[int, int]:
-    """``(start in b, size)`` of the longest stretch ``a`` and ``b`` have in common, the one that
-    starts earliest in ``a``, at its first place in ``b``: what ``difflib.SequenceMatcher(None, a,
-    b, autojunk=False).find_longest_match()`` gives (``m.b``, ``m.size``), by growing each start
-    of ``a`` with substring tests (C-level searches on these short texts) instead of its
-    character-by-character table. ``(0, 0)`` when nothing is shared.
+def longest_common(a: str, b: str) -> tuple[int, int, int]:
+    """``(start in a, start in b, size)`` of the longest stretch ``a`` and ``b`` have in common,
+    the one that starts earliest in ``a``, at its first place in ``b``: what
+    ``difflib.SequenceMatcher(None, a, b, autojunk=False).find_longest_match()`` gives, found by
+    growing each start of ``a`` with substring tests (C-level searches on these short texts)
+    instead of its character-by-character table. ``(0, 0, 0)`` when nothing is shared.
 
     Example:
         >>> longest_common("我要聊易烊千玺", "易烊千玺嗓音很棒")
-        (0, 4)
+        (3, 0, 4)
     """
     best = 0
     at = 0
@@ -789,8 +789,8 @@ def longest_common(a: str, b: str) -> tuple[int, int]:
             at = i
         i += 1
     if not best:
-        return 0, 0
-    return b.find(a[at : at + best]), best
+        return 0, 0, 0
+    return at, b.find(a[at : at + best]), best
 
 
 def _bigrams(text: str) -> frozenset[str]:
