@@ -34,6 +34,20 @@ class Turn:
     content: str
 
 
+_TURN_SET = tuple(getattr(Turn, f).__set__ for f in ("index", "role", "content"))
+
+
+def new_turn(index: int, role: str, content: str) -> Turn:
+    """``Turn(index, role, content)`` without the frozen ``__init__``'s per-field
+    ``object.__setattr__`` (every history message of every rewrite is one)."""
+    t = object.__new__(Turn)
+    s0, s1, s2 = _TURN_SET
+    s0(t, index)
+    s1(t, role)
+    s2(t, content)
+    return t
+
+
 def parse_history(history: Sequence[Any] | None, *, max_chars: int = 4096) -> tuple[Turn, ...]:
     """Validate ``history`` (OpenAI-style messages or plain strings) into turns.
 
@@ -75,7 +89,7 @@ def parse_history(history: Sequence[Any] | None, *, max_chars: int = 4096) -> tu
         content = clean_query(content)
         if len(content) > max_chars:
             content = content[:max_chars]
-        turns.append(Turn(i, str(role), content))
+        turns.append(new_turn(i, str(role), content))
     return tuple(turns)
 
 
@@ -125,7 +139,7 @@ class Mention:
     def at_turn(self, turn: int) -> Mention:
         """The same mention said at another turn index (``dataclasses.replace(m, turn=turn)``
         without its field introspection: a moved turn re-indexes all its mentions)."""
-        return Mention(
+        return new_mention(
             self.text,
             self.head,
             self.etype,
@@ -139,6 +153,59 @@ class Mention:
             self.members,
             self.protected,
         )
+
+
+_MENTION_SET = tuple(
+    getattr(Mention, f).__set__
+    for f in (
+        "text",
+        "head",
+        "etype",
+        "turn",
+        "role",
+        "gram",
+        "start",
+        "end",
+        "order",
+        "source",
+        "members",
+        "protected",
+    )
+)
+
+
+def new_mention(
+    text: str,
+    head: str,
+    etype: str,
+    turn: int,
+    role: str,
+    gram: str,
+    start: int,
+    end: int,
+    order: int,
+    source: str,
+    members: tuple[str, ...] = (),
+    protected: bool = False,
+) -> Mention:
+    """``Mention(...)`` without the frozen ``__init__``'s object.__setattr__ per field (twelve):
+    the mentions of a turn are re-indexed whenever the window slides, and shared spans, owners
+    of attributes and ellipsis antecedents are made per rewrite."""
+    m = object.__new__(Mention)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = _MENTION_SET
+    s0(m, text)
+    s1(m, head)
+    s2(m, etype)
+    s3(m, turn)
+    s4(m, role)
+    s5(m, gram)
+    s6(m, start)
+    s7(m, end)
+    s8(m, order)
+    s9(m, source)
+    s10(m, members)
+    s11(m, protected)
+    return m
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,9 +556,9 @@ class ContextAnalyzer:
         out = [o for o in out if long_enough(o[2]) or not o[5].startswith("pos:")]
         for k, (s, e, phrase, hd, etype, src_gram, prot) in enumerate(out):
             src, gram = src_gram.rsplit("|", 1)
-            mentions.append(Mention(phrase, hd, etype, turn.index, turn.role, gram, s, e, k, src))
-            if prot:
-                mentions[-1] = _replace_mention(mentions[-1], protected=True)
+            mentions.append(
+                new_mention(phrase, hd, etype, turn.index, turn.role, gram, s, e, k, src, (), prot)
+            )
         if frame_set is not None:
             (sa, sb), fsrc = frame_set[0], frame_set[1]
             ma = next((m for m in mentions if (m.start, m.end) == sa), None)
@@ -593,12 +660,6 @@ def long_enough(phrase: str) -> bool:
     """One CJK character (吴 of a name jieba split) or an interjection run (啊啊啊) is not a
     usable antecedent."""
     return len(phrase) >= 2 and len(set(phrase)) > 1
-
-
-def _replace_mention(m: Mention, **kw: Any) -> Mention:
-    import dataclasses
-
-    return dataclasses.replace(m, **kw)
 
 
 def _with_sets(mentions: list[Mention], parse: Parse) -> list[Mention]:

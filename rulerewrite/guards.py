@@ -44,8 +44,22 @@ class Protected:
     def with_history(self, history: tuple[str, ...]) -> Protected:
         """The same commitments with the dialogue window's normalised turns: what
         ``dataclasses.replace(self, history=history)`` gives, without its per-call field
-        introspection (this runs once per rewrite with a history)."""
-        return Protected(self.items, self.negations, self.expansions, history, self.neg_terms)
+        introspection nor the frozen ``__init__`` (this runs once per rewrite with a history)."""
+        p = object.__new__(Protected)
+        s0, s1, s2, s3, s4 = _PROTECTED_SET
+        s0(p, self.items)
+        s1(p, self.negations)
+        s2(p, self.expansions)
+        s3(p, history)
+        s4(p, self.neg_terms)
+        return p
+
+
+# the slots of Protected, set directly by ``with_history`` (no frozen ``__init__``)
+_PROTECTED_SET = tuple(
+    getattr(Protected, f).__set__
+    for f in ("items", "negations", "expansions", "history", "neg_terms")
+)
 
 
 class Guards:

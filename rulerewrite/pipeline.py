@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -24,7 +25,14 @@ from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected, with_perspect
 from rulerewrite.intent import IntentClassifier
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.modes.base import MODE_ORDER, Features, Mode, State, build_modes
-from rulerewrite.result import Query, RewriteResult, RewrittenQuery, Step, build_result
+from rulerewrite.result import (
+    RewriteResult,
+    RewrittenQuery,
+    Step,
+    build_result,
+    new_query,
+    new_rewritten,
+)
 from rulerewrite.text.normalize import NormText
 
 # every mode but expand changes the query itself (expand only adds variants)
@@ -65,6 +73,8 @@ class Pipeline:
         self._protected = functools.lru_cache(maxsize=4096)(self._protected_uncached)
         # what the query commits to depends on its text alone: shared by every history
         self._protected_query = functools.lru_cache(maxsize=4096)(self._protected_query_uncached)
+        # and the window's turns as the guards read them depend on the window alone
+        self._history_view = functools.lru_cache(maxsize=4096)(self._history_view_uncached)
         self._analysis = functools.lru_cache(maxsize=16384)(self._analysis_uncached)
         # The checklist of a query depends on its text and on whether there is a history (no
         # mode's ``applies`` reads the history's content): memoised per (text, has_history).
@@ -74,7 +84,9 @@ class Pipeline:
         # and whether there is a history. A mode that declares ``reads_standalone = False``
         # keeps the checklist's answer; the others' answers are memoised per (mode index, query,
         # standalone, has_history), computed on the real state on a miss (``clear_memos``).
-        self._applies: dict[tuple[int, str, str, bool], bool] = {}
+        # (an OrderedDict: dropping a plain dict's oldest key with ``next(iter(d))`` walks over
+        # every slot deleted before it, several microseconds per miss once the memo is full)
+        self._applies: OrderedDict[tuple[int, str, str, bool], bool] = OrderedDict()
         self._same_as_checklist = tuple(
             not getattr(m, "reads_standalone", True) for m in self.modes
         )
@@ -89,8 +101,13 @@ class Pipeline:
         base = self._protected_query(norm_text)
         if not history:
             return base
+        return base.with_history(self._history_view(history))
+
+    def _history_view_uncached(self, history: tuple[str, ...]) -> tuple[str, ...]:
+        """The window's turns as the guards read them: normalised, with each turn that
+        addresses someone also as the other speaker would say it (one per distinct window)."""
         norm = self.lexicon.normalizer
-        return base.with_history(with_perspective(tuple(norm(h).text for h in history)))
+        return with_perspective(tuple(norm(h).text for h in history))
 
     def _protected_query_uncached(self, norm_text: str) -> Protected:
         matches = self.lexicon.match(self.lexicon.normalizer(norm_text))
@@ -177,7 +194,7 @@ class Pipeline:
                 if ok is None:
                     ok = memo[key] = bool(m.applies(state))
                     if len(memo) > self._APPLIES_MEMO:
-                        del memo[next(iter(memo))]
+                        memo.popitem(last=False)
                 if not ok:
                     continue
             new = m(state)
@@ -255,7 +272,7 @@ class Pipeline:
             dict(cached_hints),  # filter_hints (the memoised dict is never handed out)
             1.0,  # confidence
             False,  # escalate
-            (Query(query, "original"),),  # queries
+            (new_query(query, "original"),),  # queries
             (),  # rewritten_queries
             kept,  # must_keep_entities
             (),  # conditions
@@ -286,7 +303,7 @@ class Pipeline:
                 hints,  # filter_hints
                 state.confidence,
                 asks or state.rewrite_skipped or state.confidence < 0.5,  # escalate
-                (Query(original, "original"),),  # queries
+                (new_query(original, "original"),),  # queries
                 (),  # rewritten_queries
                 must_keep,  # must_keep_entities
                 state.conditions,
@@ -302,7 +319,7 @@ class Pipeline:
             k = self._key(text)
             if text and k not in seen:
                 seen.add(k)
-                rewrites.append(RewrittenQuery(text, modes))
+                rewrites.append(new_rewritten(text, modes))
 
         if state.standalone != original:
             push(state.standalone, structural)
@@ -315,8 +332,8 @@ class Pipeline:
                 break
             push(v.text, v.modes)
         queries = (
-            Query(original, "original"),
-            *(Query(r.text, f"rewrite_{i}") for i, r in enumerate(rewrites, 1)),
+            new_query(original, "original"),
+            *(new_query(r.text, f"rewrite_{i}") for i, r in enumerate(rewrites, 1)),
         )
         modes = state.modes if rewrites or state.standalone != original else ()
         confidence = state.confidence

@@ -11,6 +11,7 @@ import hashlib
 import operator
 import os
 import pickle
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -290,11 +291,13 @@ class Lexicon:
         """:meth:`match` as the memoised tuple itself (immutable: no copy)."""
         cache = self.__dict__.get("_match_cache")
         if cache is None:
-            cache = self.__dict__["_match_cache"] = {}
+            # FIFO: an OrderedDict drops its oldest key in O(1) (a plain dict's next(iter(d))
+            # walks over every slot deleted before it)
+            cache = self.__dict__["_match_cache"] = OrderedDict()
         hit: tuple[Match, ...] | None = cache.get(norm.text)
         if hit is None:
             if len(cache) >= _MATCH_CACHE_SIZE:
-                del cache[next(iter(cache))]  # the oldest entry (no periodic full flush)
+                cache.popitem(last=False)  # the oldest entry (no periodic full flush)
             hit = cache[norm.text] = tuple(resolve(self.scan(norm)))
         return hit
 

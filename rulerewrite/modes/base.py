@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Protocol
 
 from rulerewrite.context import Turn
 from rulerewrite.lexicon import Lexicon, Match
-from rulerewrite.result import Condition, ContextEntity, RewrittenQuery, Step
+from rulerewrite.result import Condition, ContextEntity, RewrittenQuery, Step, new_step
 from rulerewrite.text.normalize import NormText
 
 # The fixed order modes run in when several apply (normalize first, expand last).
@@ -124,7 +124,7 @@ class State:
 
     def note(self, mode: str, rule: str, text: str, *, status: str = "info") -> State:
         """Record a trace line that changes nothing (a decision, a rejected candidate)."""
-        step = Step(mode, rule, self.standalone, self.standalone, None, status, text)
+        step = new_step(mode, rule, self.standalone, self.standalone, None, status, text)
         return self.evolve(trace=(*self.trace, step))
 
     def has(self, kind: str) -> bool:

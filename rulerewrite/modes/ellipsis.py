@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulerewrite.context import _VERB_MEASURE, Dialogue, Mention, TurnInfo
+from rulerewrite.context import _VERB_MEASURE, Dialogue, Mention, TurnInfo, new_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
@@ -1088,7 +1088,7 @@ def _time_tokens(ti: TurnInfo) -> list[Mention]:
     """Time expressions of a turn (今天 / 下周 / 上午 ...), for 明天呢-style slot swaps."""
     role, idx = ti.turn.role, ti.turn.index
     return [
-        Mention(m.group(), m.group(), "time", idx, role, "adv", m.start(), m.end(), 0, "time")
+        new_mention(m.group(), m.group(), "time", idx, role, "adv", m.start(), m.end(), 0, "time")
         for m in _TIME.finditer(ti.turn.content)
     ]
 
@@ -1119,7 +1119,7 @@ def _resolved_from(
 ) -> State:
     """``resolved`` with what a history turn said (a whole statement, a question, the rest of a
     question) as the antecedent the rewrite took, for the result's ``resolved_context``."""
-    mention = Mention(
+    mention = new_mention(
         said, "", etype, ti.turn.index, ti.turn.role, gram, 0, len(said), 0, "history"
     )
     return resolved(

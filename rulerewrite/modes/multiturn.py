@@ -17,14 +17,20 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from rulerewrite.context import ContextAnalyzer, Dialogue, Mention, long_enough
+from rulerewrite.context import (
+    ContextAnalyzer,
+    Dialogue,
+    Mention,
+    TurnInfo,
+    long_enough,
+    new_mention,
+)
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State
-from rulerewrite.result import ContextEntity, Step
+from rulerewrite.result import new_entity, new_step
 from rulerewrite.text.builtin_parser import is_question_word, kind_of, may_end_name
 from rulerewrite.text.parse import Parse
 
@@ -69,6 +75,20 @@ class Candidate:
     mention: Mention
     score: float
     why: str
+
+
+_CANDIDATE_SET = tuple(getattr(Candidate, f).__set__ for f in ("mention", "score", "why"))
+
+
+def new_candidate(mention: Mention, score: float, why: str) -> Candidate:
+    """``Candidate(mention, score, why)`` without the frozen ``__init__``'s per-field
+    ``object.__setattr__`` (rank makes one per candidate of every call)."""
+    c = object.__new__(Candidate)
+    s0, s1, s2 = _CANDIDATE_SET
+    s0(c, mention)
+    s1(c, score)
+    s2(c, why)
+    return c
 
 
 class MultiTurn:
@@ -327,27 +347,24 @@ class MultiTurn:
             for i in range(j - 1, -1, -1):
                 a = tis[i].turn.content
                 key = (a, b)
-                if key in pairs:
-                    span = pairs[key]
-                else:
+                span = pairs.get(key, _UNSEEN)
+                if span is _UNSEEN:
                     if self._bigrams(a).isdisjoint(self._bigrams(b)):
                         span = None  # no stretch of 2 characters in common (size must be >= 2)
                     else:
-                        m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(
-                            0, len(a), 0, len(b)
-                        )
+                        ia, ib, size = longest_common(a, b)
                         span = None
-                        if m.size >= 2:
-                            s, e = _whole_in_both(tis[i].parse, m.a, tis[j].parse, m.b, m.size)
+                        if size >= 2:
+                            s, e = _whole_in_both(tis[i].parse, ia, tis[j].parse, ib, size)
                             if e - s >= 2:
                                 span = self._topic_span(tis[j], s, e)
                     pairs[key] = span  # a pair with nothing in common is remembered too
                     if len(pairs) > 8192:
-                        del pairs[next(iter(pairs))]
+                        pairs.popitem(last=False)
                 if span is None or span[2] in out:
                     continue
                 s, e, phrase, etype = span
-                out[phrase] = Mention(
+                out[phrase] = new_mention(
                     phrase,
                     phrase,
                     etype,
@@ -430,8 +447,9 @@ class MultiTurn:
         attribute of (报销单据), as a candidate of its own."""
         have = {m.text for m in mentions}
         out: list[Mention] = []
+        attribute_of = self._attribute_memo
         for m in mentions:
-            attr = self._attribute_of(m.text)
+            attr = attribute_of(m.text)
             if not attr:
                 continue
             owner = m.text[: -len(attr)].rstrip().removesuffix("的").rstrip()
@@ -440,7 +458,7 @@ class MultiTurn:
             have.add(owner)
             etype = self.analyzer.type_by_suffix(owner) or "thing"
             out.append(
-                Mention(
+                new_mention(
                     owner,
                     owner,
                     etype,
@@ -457,32 +475,40 @@ class MultiTurn:
 
     def _pool(self, d: Dialogue) -> _Pool:
         """The window's candidates and the phrases credited as repeated, once per window."""
-        key = tuple((ti.turn.index, ti.turn.role, ti.turn.content) for ti in d.turns)
-        pool = self._pools.get(key)
+        turns = d.turns
+        key = tuple((ti.turn.index, ti.turn.role, ti.turn.content) for ti in turns)
+        pools = self._pools
+        pool = pools.get(key)
         if pool is not None:
-            self._pools.move_to_end(key)
+            pools.move_to_end(key)
             return pool
         mentions = d.mentions()
-        shared = self.shared_spans(d)
-        # a shared stretch that ends a longer phrase of its turn (交响曲 of 命运交响曲: the same
-        # head) credits that phrase; one that only modifies it (葛屿舟 of 葛屿舟演技) or that no
-        # phrase covers (an unknown name) becomes a candidate itself
-        echoed = frozenset(
-            m.text
-            for m in mentions
-            for sp in shared
-            if sp.turn == m.turn and m.text.endswith(sp.text) and m.start <= sp.start
-        )
-        texts = {m.text for m in mentions}
-        mentions += [
-            sp for sp in shared if sp.text not in texts and not any(sp.text in e for e in echoed)
-        ]
-        mentions += self._owners(mentions)
+        shared = self.shared_spans(d) if len(turns) > 1 else None
+        echoed: frozenset[str] = _NOTHING
+        if shared:
+            # a shared stretch that ends a longer phrase of its turn (交响曲 of 命运交响曲: the
+            # same head) credits that phrase; one that only modifies it (葛屿舟 of 葛屿舟演技)
+            # or that no phrase covers (an unknown name) becomes a candidate itself
+            echoed = frozenset(
+                m.text
+                for m in mentions
+                for sp in shared
+                if sp.turn == m.turn and m.text.endswith(sp.text) and m.start <= sp.start
+            )
+            texts = {m.text for m in mentions}
+            mentions += [
+                sp
+                for sp in shared
+                if sp.text not in texts and not any(sp.text in e for e in echoed)
+            ]
+        owners = self._owners(mentions)
+        if owners:
+            mentions += owners
         # the window-only part of each candidate's score, filled in on first use by rank
-        pool = _Pool(tuple(mentions), echoed, _Window.of(d), [None] * len(mentions))
-        self._pools[key] = pool
-        if len(self._pools) > 4096:
-            self._pools.popitem(last=False)
+        pool = _Pool(tuple(mentions), echoed, _Window.of(turns), [None] * len(mentions))
+        pools[key] = pool
+        if len(pools) > 4096:
+            pools.popitem(last=False)
         return pool
 
     def _static(self, win: _Window, m: Mention, echoed: frozenset[str]) -> _Static:
@@ -490,62 +516,64 @@ class MultiTurn:
         :meth:`rank`'s order: the score and reasons before the query-dependent terms (prefix),
         and the signed terms after them (suffix)."""
         back = win.back.get(m.turn, 9)
-        last_user = win.last_user
-        exchange = win.exchange
+        text = m.text
+        gram = m.gram
+        etype = m.etype
         score = 3.0 - 0.6 * back
-        why = [_RECENCY[back] if back < len(_RECENCY) else _recency(back)]
-        if last_user is not None and m.turn == last_user.turn.index and m.gram in ("subj", "topic"):
-            score += 2.0
-            why.append("subject of last user turn")
-        elif m.gram in ("subj", "topic"):
-            score += 0.8
-            why.append("subject")
-        if (
-            last_user is not None
-            and m.text in last_user.turn.content
-            and (m.protected or m.etype in NAMED_TYPES)
-        ):
+        why = _RECENCY[back] if back < len(_RECENCY) else _recency(back)
+        if gram in _SUBJECTS:
+            if m.turn == win.last_user_index:
+                score += 2.0
+                why += ", subject of last user turn"
+            else:
+                score += 0.8
+                why += ", subject"
+        named = m.protected or etype in NAMED_TYPES
+        if named and win.last_user_text is not None and text in win.last_user_text:
             score += 1.0  # what the user named outranks what the answer mentions in passing
-            why.append("named by the user")
-        elif m.gram == "obj":
+            why += ", named by the user"
+        elif gram == "obj":
             score += 0.5
-            why.append("object")
-        if m.gram == "topic" and m.source.startswith("rules/"):
+            why += ", object"
+        if gram == "topic" and m.source.startswith("rules/"):
             score += 2.5
-            why.append("topic frame")
+            why += ", topic frame"
         if m.protected:
             score += 2.0
-            why.append("dictionary entity")
-        if m.etype in NAMED_TYPES:
+            why += ", dictionary entity"
+        if etype in NAMED_TYPES:
             score += 1.0
-            why.append(m.etype)
-        suffix: list[tuple[float, str | None]] = []
+            why += ", " + etype
+        # the signed terms added after the query-dependent ones, in order, and their reasons
+        deltas: list[float] = []
+        suffix_why = ""
+        turn = m.turn
         repeats = 0
         for i, t in win.texts:
-            if i != m.turn and m.text in t:
+            if i != turn and text in t:
                 repeats += 1
-        if not repeats and m.text in echoed:
+        if not repeats and text in echoed:
             repeats = 1
         if repeats:
-            suffix.append((1.0 * repeats, "repeated"))
-        if exchange and m.text in exchange[0] and m.text in exchange[1]:
-            suffix.append((1.5, "topic of the last exchange"))  # asked, and taken up
-        attr = self._attribute_of(m.text)
+            deltas.append(1.0 * repeats)
+            suffix_why += ", repeated"
+        exchange = win.exchange
+        if exchange and text in exchange[0] and text in exchange[1]:
+            deltas.append(1.5)  # asked, and taken up
+            suffix_why += ", topic of the last exchange"
+        attr = self._attribute_memo(text)
         if attr:
             # 报销单据的审批人: the 报销单据 is what is talked about
-            suffix.append((-1.5, f"an attribute ({attr})"))
-        if m.etype in ATTRIBUTE_TYPES:
+            deltas.append(-1.5)
+            suffix_why += f", an attribute ({attr})"
+        if etype in ATTRIBUTE_TYPES:
             # 等待期 / 犹豫期: an attribute of a product, not the product
-            suffix.append((-2.5, f"an attribute ({m.etype})"))
-        suffix.append((-(0.1 * m.order), None))
-        # the reasons as rank writes them: the window's joined (never empty: recency comes
-        # first), and those of the signed terms, each after ", "
-        return _Static(
-            score,
-            ", ".join(why),
-            tuple(d for d, _w in suffix),
-            "".join(f", {w}" for _d, w in suffix if w is not None),
-        )
+            deltas.append(-2.5)
+            suffix_why += f", an attribute ({etype})"
+        deltas.append(-(0.1 * m.order))
+        # the reasons as rank writes them: the window's joined with ", " (never empty: recency
+        # comes first), and those of the signed terms, each after ", "
+        return _Static(score, why, tuple(deltas), suffix_why)
 
     # -- ranking ---------------------------------------------------------------------------------
 
@@ -661,7 +689,7 @@ class MultiTurn:
                 why += f", a title ({noun})"
             for delta in st.deltas:  # the signed terms, added in the same order as before
                 score += delta
-            out.append(Candidate(m, score, why + st.suffix_why))
+            out.append(new_candidate(m, score, why + st.suffix_why))
         out.sort(key=lambda c: -c.score)
         return out
 
@@ -690,27 +718,32 @@ class _Window(NamedTuple):
     """What scoring needs of a window: turn indexes, the last user turn, texts, last exchange."""
 
     back: dict[int, int]  # turn index -> how many turns back (0 = the last)
-    last_user: Any  # TurnInfo | None
+    last_user_index: int | None  # the last user turn's index, its text
+    last_user_text: str | None
     texts: tuple[tuple[int, str], ...]  # (turn index, text)
     exchange: tuple[str, str] | None
 
     @classmethod
-    def of(cls, d: Dialogue) -> _Window:
-        turns = d.turns
-        last_user = d.last_user()
-        exchange: tuple[str, str] | None = None
-        if last_user is not None:
-            asked = last_user.turn.index
-            answer = next((ti for ti in turns if ti.turn.index > asked), None)
-            if answer is not None:
-                exchange = (last_user.turn.content, answer.turn.content)
+    def of(cls, turns: tuple[TurnInfo, ...]) -> _Window:
+        """The window of a dialogue's turns, oldest first."""
         n = len(turns)
         back: dict[int, int] = {}
         texts: dict[int, str] = {}
+        last = None  # the last user turn
         for k, ti in enumerate(turns):
-            back[ti.turn.index] = n - 1 - k  # as turns[::-1].index: the last one wins
-            texts[ti.turn.index] = ti.turn.content
-        return cls(back, last_user, tuple(texts.items()), exchange)
+            t = ti.turn
+            back[t.index] = n - 1 - k  # as turns[::-1].index: the last one wins
+            texts[t.index] = t.content
+            if t.role == "user":
+                last = t
+        if last is None:
+            return cls(back, None, None, tuple(texts.items()), None)
+        exchange: tuple[str, str] | None = None
+        for ti in turns:  # the answer: the first turn after the question
+            if ti.turn.index > last.index:
+                exchange = (last.content, ti.turn.content)
+                break
+        return cls(back, last.index, last.content, tuple(texts.items()), exchange)
 
 
 class _Pool(NamedTuple):
@@ -727,12 +760,16 @@ class _Shared:
     analyzer: ContextAnalyzer
     refs: Any = None  # the memoised MultiTurn._references
     pools: OrderedDict[tuple[tuple[int, str, str], ...], _Pool] = field(default_factory=OrderedDict)
-    shared_pair: dict[tuple[str, str], tuple[int, int, str, str] | None] = field(
-        default_factory=dict
+    # FIFO memos: an OrderedDict drops its oldest key in O(1)
+    shared_pair: OrderedDict[tuple[str, str], tuple[int, int, str, str] | None] = field(
+        default_factory=OrderedDict
     )
 
 
 _THING_NAMES = frozenset({"product", "system", "drug", "plan"})
+_SUBJECTS = frozenset({"subj", "topic"})
+_NOTHING: frozenset[str] = frozenset()
+_UNSEEN: Any = object()  # a pair the shared-span memo has not seen
 _TOPICAL = frozenset({"NOUN", "OTHER"})
 _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
 
@@ -766,6 +803,34 @@ def _whole_in_both(pa: Parse, a: int, pb: Parse, b: int, size: int) -> tuple[int
     if not cuts:
         return b, b
     return b + cuts[0], b + cuts[-1]
+
+
+def longest_common(a: str, b: str) -> tuple[int, int, int]:
+    """``(start in a, start in b, size)`` of the longest stretch ``a`` and ``b`` have in common,
+    the one that starts earliest in ``a``, at its first place in ``b``: what
+    ``difflib.SequenceMatcher(None, a, b, autojunk=False).find_longest_match()`` gives, found by
+    growing each start of ``a`` with substring tests (C-level searches on these short texts)
+    instead of its character-by-character table. ``(0, 0, 0)`` when nothing is shared.
+
+    Example:
+        >>> longest_common("我要聊易烊千玺", "易烊千玺嗓音很棒")
+        (3, 0, 4)
+    """
+    best = 0
+    at = 0
+    n = len(a)
+    i = 0
+    while i + best < n:
+        j = i + best + 1  # only a longer stretch than the best so far counts
+        if a[i:j] in b:
+            while j < n and a[i : j + 1] in b:
+                j += 1
+            best = j - i
+            at = i
+        i += 1
+    if not best:
+        return 0, 0, 0
+    return at, b.find(a[at : at + best]), best
 
 
 def _bigrams(text: str) -> frozenset[str]:
@@ -963,7 +1028,7 @@ def ask(
     note: str,
 ) -> State:
     """The ask-the-user result: nothing is invented, the user is asked to name the entity."""
-    step = Step(mode_id, rule, state.standalone, state.standalone, None, "applied", note)
+    step = new_step(mode_id, rule, state.standalone, state.standalone, None, "applied", note)
     return state.with_step(
         step,
         decision="ask_user",
@@ -984,10 +1049,8 @@ def resolved(
     note: str,
     confidence: float = 0.8,
 ) -> State:
-    entity = ContextEntity(
-        mention.text, mention.etype, mention.turn, mention.role, mention.gram, slot
-    )
-    step = Step(mode_id, rule, state.standalone, new_text, mention.turn, "applied", note)
+    entity = new_entity(mention.text, mention.etype, mention.turn, mention.role, mention.gram, slot)
+    step = new_step(mode_id, rule, state.standalone, new_text, mention.turn, "applied", note)
     return state.with_step(
         step,
         standalone=new_text,
