@@ -553,7 +553,19 @@ class ContextAnalyzer:
         mentions: list[Mention] = []
         # the length/measure-word test is for phrases the POS chunker made; a dictionary entity
         # or a frame's member (个税年度汇算) stands as written
-        out = [o for o in out if long_enough(o[2]) or not o[5].startswith("pos:")]
+        # (a doubled character the parser joined into a pet name stands: 君君 / 康康, words
+        # the segmenter does not know; 宝宝 / 赫赫 are in its dictionary and stay out)
+        out = [
+            o
+            for o in out
+            if long_enough(o[2])
+            or not o[5].startswith("pos:")
+            or (
+                o[5].startswith("pos:nr|")
+                and len(o[2]) == 2
+                and self.lexicon.segmenter.freq(o[2]) == 0
+            )
+        ]
         for k, (s, e, phrase, hd, etype, src_gram, prot) in enumerate(out):
             src, gram = src_gram.rsplit("|", 1)
             mentions.append(

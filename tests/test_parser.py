@@ -133,6 +133,24 @@ def test_function_words_after_a_surname_make_no_name(parser: BuiltinParser, text
     assert not any(len(t.text) == 3 and t.pos == "nr" for t in parser.parse(text).tokens)
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("我跟君君分手了", "君君"), ("康康也不会答应我", "康康"), ("我不是嘉嘉", "嘉嘉")],
+)
+def test_a_doubled_character_left_apart_is_a_pet_name(
+    parser: BuiltinParser, text: str, name: str
+) -> None:
+    assert any(t.text == name and t.pos == "nr" for t in parser.parse(text).tokens)
+
+
+@pytest.mark.parametrize("text", ["萌萌的小猫", "常常来", "好好学习", "哈哈哈哈"])
+def test_doubled_adverbs_adjectives_and_laughter_are_no_pet_name(
+    parser: BuiltinParser, text: str
+) -> None:
+    toks = parser.parse(text).tokens
+    assert not any(len(t.text) == 2 and t.text[0] == t.text[1] and t.pos == "nr" for t in toks)
+
+
 def test_parse_is_cached_and_parse_many_keeps_order(parser: BuiltinParser) -> None:
     a = parser.parse("它保修多久")
     assert parser.parse("它保修多久") is a

@@ -249,6 +249,18 @@ def _merge_names(pairs: list[tuple[str, str]], surnames: frozenset[str]) -> list
     i, n = 0, len(pairs)
     while i < n:
         w, t = pairs[i]
+        if (
+            i + 1 < n
+            and pairs[i + 1][0] == w
+            and t in _NICKNAME_TAGS
+            and pairs[i + 1][1] in _NICKNAME_TAGS
+            and is_stray_char(w, t)
+            and (i + 2 >= n or pairs[i + 2][0] != w)
+        ):
+            # 君/君, 康/康, 嘉/嘉: a doubled character jieba left apart is a pet name (君君)
+            out.append((w + w, "nr"))
+            i += 2
+            continue
         if len(w) == 1 and w in surnames and i + 1 < n:
             j, tail = i + 1, ""
             while j < n and len(tail) < 2:
@@ -283,6 +295,9 @@ def _merge_names(pairs: list[tuple[str, str]], surnames: frozenset[str]) -> list
 
 
 _NOT_NAME = frozenset("是有在说要会能想去来的了吗呢吧啊也都就还很太不没")
+# tags of a doubled character that makes a pet name (君君 / 康康), not a reduplicated
+# adverb or adjective (常常 / 好好)
+_NICKNAME_TAGS = frozenset({"nr", "nz", "n", "ng", "x"})
 
 
 def surnames_of(lexicon: Lexicon) -> frozenset[str]:
