@@ -840,6 +840,10 @@ class Ellipsis:
         if last is None:
             return None
         reply_text = text.strip().rstrip("?？!！。.~ ")
+        # an interjection before the reply (嗯嗯对呢 / 哈哈哈可以) stays in front of it
+        opener = _INTERJECTION.match(reply_text)
+        said_before = opener.group() if opener else ""
+        reply_text = reply_text[len(said_before) :]
         for rule, lead, end in self.reply_rules:
             m = rule.pattern.match(reply_text) if rule.pattern is not None else None
             if m is None:
@@ -865,7 +869,7 @@ class Ellipsis:
                 if not toks or kind_of(toks[0].pos, toks[0].text) not in first_kinds:
                     return None  # 今天股票涨了吗 / 没有: a clause, not a predicate to negate
             after = reply in (rule.get("particles_after") or ())
-            new = reply + remark + pt if after else reply + pt + remark
+            new = said_before + (reply + remark + pt if after else reply + pt + remark)
             return _resolved_from(
                 state,
                 rule.source,
@@ -1047,6 +1051,7 @@ _PERSONAL = re.compile(r"[你我他她它您咱]")
 # tags of a noun that, right before a verb, is its topicalised object (三体也看过); a place, a
 # time or a noun after a question word (下沙也买不起 / 用什么语言写) is not
 _OBJECT_POS = frozenset({"n", "nz", "nr", "nrt", "nrfg", "eng", "x"})
+_INTERJECTION = re.compile(r"^(?:嗯+|恩+|哈+|额+|哦+|噢+|哎+|诶|啊)[，,\s]*")
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
