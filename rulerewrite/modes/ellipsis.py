@@ -174,6 +174,7 @@ class Ellipsis:
             or self._unknown(state, d, text)
             or self._identity(state, d, text)
             or self._confirm(state, d, text)
+            or self._comment(state, d, text)
         )
         if answer is not None:
             return answer
@@ -883,6 +884,38 @@ class Ellipsis:
             )
         return None
 
+    def _comment(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare evaluation (好远 / 好巧 / 挺好听的) of what the assistant just named in a bare
+        noun phrase is about that phrase (火车站哦 / 好远 -> 火车站好远; 历下区 / 好巧 ->
+        历下区好巧)."""
+        last = _answered(state, d)
+        said = text.strip().rstrip("?？!！。.~ ")
+        if last is None or not _EVALUATION.match(said):
+            return None
+        if any(kind_of(t.pos, t.text) == "NOUN" for t in self.mt.parse(said).tokens):
+            return None
+        remark = last.turn.content.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈")
+        toks = [t for t in self.mt.parse(remark).tokens if t.text.strip()]
+        if (
+            not 2 <= len(remark) <= 8
+            or not toks
+            or any(kind_of(t.pos, t.text) not in ("NOUN", "DE") for t in toks)
+            or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"
+            or _PERSONAL.search(remark)
+        ):
+            return None
+        return _resolved_from(
+            state,
+            self.mt.sources.get("missing_subject", "ellipsis:subject"),
+            remark + said,
+            remark,
+            last,
+            "subj",
+            slot="subject",
+            note=f"{said} is said of {remark!r}",
+            confidence=0.65,
+        )
+
     def _identity(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare noun phrase naming a kind, right after the user introduced a topic with a
         topic frame, says what that topic is (你知道扶摇吗 / … / 电视剧 -> 扶摇是电视剧;
@@ -1052,6 +1085,11 @@ _PERSONAL = re.compile(r"[你我他她它您咱]")
 # time or a noun after a question word (下沙也买不起 / 用什么语言写) is not
 _OBJECT_POS = frozenset({"n", "nz", "nr", "nrt", "nrfg", "eng", "x"})
 _INTERJECTION = re.compile(r"^(?:嗯+|恩+|哈+|额+|哦+|噢+|哎+|诶|啊)[，,\s]*")
+# a bare evaluation: 好远 / 好巧 / 挺好听的 / 太贵了 / 真香
+# (好吧 / 好的 / 真的 acknowledge, they evaluate nothing)
+_EVALUATION = re.compile(
+    r"^(?:好|真|太|挺|很|超|蛮|巨)(?![吧的啊呀哒嘞了嘛哦滴])[\u4e00-\u9fff]{1,3}?[的了啊呀哦吧呢哈哒]*$"
+)
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
