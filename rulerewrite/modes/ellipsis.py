@@ -892,25 +892,8 @@ class Ellipsis:
         return None
 
     def _bare_answer(self, state: State, d: Dialogue) -> int | None:
-        """The index of the assistant's last turn when it is nothing but a short noun phrase
-        answering the user's wh-question just before it (去哪玩 / 游乐园), else None."""
-        last = _answered(state, d)
-        if last is None or len(d.turns) < 2:
-            return None
-        asked = d.turns[-2]
-        q = asked.turn.content
-        if asked.turn.role != "user" or not _WHICH_Q.search(q) or _IDENTITY_Q.search(q):
-            return None  # (李世民是谁 / 皇帝: the answer describes the topic, it is not one)
-        remark = last.turn.content.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈")
-        toks = [t for t in self.mt.parse(remark).tokens if t.text.strip()]
-        if (
-            not 2 <= len(remark) <= 8
-            or not toks
-            or any(kind_of(t.pos, t.text) not in ("NOUN", "DE") for t in toks)
-            or _PERSONAL.search(remark)
-        ):
-            return None
-        return last.turn.index
+        ti = self.mt.bare_answer(state, d)
+        return ti.turn.index if ti is not None else None
 
     def _comment(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare evaluation (好远 / 好巧 / 挺好听的) of what the assistant just named in a bare
@@ -1118,10 +1101,6 @@ _INTERJECTION = re.compile(r"^(?:嗯+|恩+|哈+|额+|哦+|噢+|哎+|诶|啊)[，
 _EVALUATION = re.compile(
     r"^(?:好|真|太|挺|很|超|蛮|巨)(?![吧的啊呀哒嘞了嘛哦滴])[\u4e00-\u9fff]{1,3}?[的了啊呀哦吧呢哈哒]*$"
 )
-# a question asking to pick or name a thing (去哪玩 / 最喜欢哪本书 / 吃什么), not one asking
-# what or who a topic is (李世民是谁 / 龟苓膏是什么)
-_WHICH_Q = re.compile(r"哪|什么|啥")
-_IDENTITY_Q = re.compile(r"是(?:谁|什么|啥|哪)|谁")
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")

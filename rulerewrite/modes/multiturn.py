@@ -316,6 +316,33 @@ class MultiTurn:
         """这款**手机** / 这家**公司** / 这个**药**: a noun that names the kind, not the thing."""
         return noun in self.category_nouns
 
+    def bare_answer(self, state: State, d: Dialogue) -> TurnInfo | None:
+        """The assistant's last turn when it is nothing but a short noun phrase answering the
+        user's which/what question just before it (你最喜欢哪本书 / 围城; 去哪玩 / 游乐园), else
+        None. After 李世民是谁 / 皇帝 the answer describes the topic and is no topic itself."""
+        if len(d.turns) < 2 or not state.history:
+            return None
+        asked, last = d.turns[-2], d.turns[-1]
+        if (
+            last.turn.role != "assistant"
+            or last.turn.index != state.history[-1].index
+            or asked.turn.role != "user"
+            or not _WHICH_Q.search(asked.turn.content)
+            or _IDENTITY_Q.search(asked.turn.content)
+        ):
+            return None
+        remark = last.turn.content.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈")
+        toks = [t for t in self.parse(remark).tokens if t.text.strip()]
+        if (
+            not 2 <= len(remark) <= 8
+            or not toks
+            or any(kind_of(t.pos, t.text) not in ("NOUN", "DE", "ADJ") for t in toks)
+            or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"  # 平凡的世界 / 狮子座
+            or _SPEAKER.search(remark)
+        ):
+            return None
+        return last
+
     def asks_which(self, text: str) -> bool:
         """哪个保费更低 / 哪款好用: a choice between things (rules/comparison.yaml ``which``)."""
         return any(p.search(text) for p in self.which)
@@ -787,6 +814,12 @@ def _who_answer(d: Dialogue) -> int | None:
     if q.turn.role != "user" or a.turn.role != "assistant" or not _WHO.search(q.turn.content):
         return None
     return a.turn.index if a.mentions else None
+
+
+# a question asking to pick or name a thing (去哪玩 / 最喜欢哪本书 / 吃什么), not one asking
+# what or who a topic is (李世民是谁 / 龟苓膏是什么)
+_WHICH_Q = re.compile(r"哪|什么|啥")
+_IDENTITY_Q = re.compile(r"是(?:什么|啥)[啊呀呢吗嘛?？]*$|是(?:哪里|哪儿)|谁")
 
 
 def _whole_in_both(pa: Parse, a: int, pb: Parse, b: int, size: int) -> tuple[int, int]:
