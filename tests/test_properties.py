@@ -209,6 +209,9 @@ def test_protected_entities_and_negations_survive(query: str, history: list[str]
 @given(QUERY, HISTORY)
 # found by Hypothesis: a compared set whose member holds a reference itself (三者…)
 @example("不予", ["502 Bad Gateway502 Bad Gateway", "三者AirPods Max"])
+# found by Hypothesis: an antecedent said after a polite opener (劳驾88VIP), which the
+# normaliser strips from the front of the rewrite the second time round
+@example("什么时候发工资", ["劳驾88VIP"])
 def test_rewriting_standalone_again_changes_nothing(query: str, history: list[str]) -> None:
     res = safe_rewrite(query, history)
     assume(res is not None)

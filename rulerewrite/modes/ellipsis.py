@@ -267,7 +267,8 @@ class Ellipsis:
             objs = [c for c in cands if c.mention.gram in ("obj", "dep", "coo")]
             if objs and objs[0].score >= best.score - 1.0:
                 best = objs[0]
-        filler = best.mention.text
+        # 劳驾88VIP: a polite opener the phrase was said with is no part of it
+        filler = self.openers_re.sub("", best.mention.text) or best.mention.text
         if kind == "object":
             # 喜欢吃 + 吃榴莲: the verb the phrase opens with is already there
             for k in range(min(3, len(filler) - 2), 0, -1):
