@@ -970,13 +970,19 @@ def merge_nested(
     ``attributes`` (杭州天气: an attribute of the name, not a longer name)."""
     out: list[Candidate] = []
     absorbed: dict[str, Candidate] = {}  # wider phrase -> the best part it absorbed
+    texts = [c.mention.text for c in cands]
     for c in cands:
+        ct = c.mention.text
+        # the phrases that contain this one (a cheap test over the texts first: most pairs are
+        # unrelated)
+        around = [o for o, ot in zip(cands, texts, strict=True) if ct in ot and ct != ot]
+        if not around:
+            out.append(c)
+            continue
         wider = [
             o
-            for o in cands
-            if c.mention.text != o.mention.text
-            and c.mention.text in o.mention.text
-            and (
+            for o in around
+            if (
                 o.score >= c.score - margin
                 # the full name both said ends with the piece (安享一生终身寿险 / 终身寿险)
                 or (o.mention.source == SHARED and o.mention.text.endswith(c.mention.text))
