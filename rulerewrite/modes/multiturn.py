@@ -106,6 +106,18 @@ class MultiTurn:
             analyzer = ContextAnalyzer(lexicon, window=config.window, parser=parser)
             entry = shared[key] = _Shared(analyzer)
         self.analyzer = entry.analyzer
+        # every dictionary key of a pronoun or demonstrative, as the automaton holds it: a
+        # normalised text none of them occurs in has no such hit (one regex search instead of
+        # a full dictionary match of a text no one matched before)
+        ref_keys: set[str] = set()
+        for kind in ("pronoun", "demonstrative"):
+            for e in lexicon.entries_of(kind):
+                k = lexicon.normalizer(e.text).text
+                ref_keys.update((k, k.replace(" ", "")))
+        ref_keys.discard("")
+        self._ref_keys = re.compile(
+            "|".join(re.escape(k) for k in sorted(ref_keys, key=len, reverse=True)) or "(?!)"
+        )
         if entry.refs is None:
             entry.refs = lru_cache(maxsize=4096)(self._references)
         self._refs = entry.refs
@@ -215,8 +227,11 @@ class MultiTurn:
 
     def _references(self, text: str) -> tuple[Ref, ...]:
         norm = self.lexicon.normalizer(text)
-        if not any(
-            m.first("pronoun") or m.first("demonstrative") for m in self.lexicon.match(norm)
+        if (
+            self._ref_keys.search(norm.text) is None
+            or not any(
+                m.first("pronoun") or m.first("demonstrative") for m in self.lexicon.match(norm)
+            )
         ) and not any(pat.search(text) for pat, _data, _src in self.extra_refs):
             return ()  # no candidate at all: no need to parse the text (a rewritten one is new)
         parse = self.parse(text)
@@ -988,13 +1003,19 @@ def merge_nested(
     ``attributes`` (杭州天气: an attribute of the name, not a longer name)."""
     out: list[Candidate] = []
     absorbed: dict[str, Candidate] = {}  # wider phrase -> the best part it absorbed
+    texts = [c.mention.text for c in cands]
     for c in cands:
+        ct = c.mention.text
+        # the phrases that contain this one (a cheap test over the texts first: most pairs are
+        # unrelated)
+        around = [o for o, ot in zip(cands, texts, strict=True) if ct in ot and ct != ot]
+        if not around:
+            out.append(c)
+            continue
         wider = [
             o
-            for o in cands
-            if c.mention.text != o.mention.text
-            and c.mention.text in o.mention.text
-            and (
+            for o in around
+            if (
                 o.score >= c.score - margin
                 # the full name both said ends with the piece (安享一生终身寿险 / 终身寿险)
                 or (o.mention.source == SHARED and o.mention.text.endswith(c.mention.text))
