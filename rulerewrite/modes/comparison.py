@@ -16,6 +16,7 @@ from rulerewrite.modes.multiturn import (
     ambiguous,
     ask,
     is_question,
+    new_candidate,
     resolved,
     salient,
 )
@@ -126,7 +127,7 @@ class Comparison:
             return state  # 那些激光去过唇毛的妞儿们: 那些 determines a new noun phrase, no set
         group = _latest_set(d, animacy=ref.animacy)
         if group is None and ref.kind == "pronoun" and not ref.count and not ref.ordinal:
-            one = self._collective(d, text, ref.animacy)
+            one = self._answered_group(state, d, text) or self._collective(d, text, ref.animacy)
             if one is not None:  # 你知道EXO吗 / 他们最火的歌是什么 -> EXO最火的歌是什么
                 return resolved(
                     state,
@@ -180,6 +181,15 @@ class Comparison:
             slot="compared" if not ref.ordinal else "referent",
             note=f"{ref.text} -> {value}",
         )
+
+    def _answered_group(self, state: State, d: Dialogue, text: str) -> Candidate | None:
+        """The assistant's bare answer to the user's which/what question is the group 他们 /
+        它们 point at (八月十五什么星座 / 狮子座 / 他们特别要面子 -> 狮子座特别要面子)."""
+        ti = self.mt.bare_answer(state, d)
+        named = [m for m in ti.mentions if not m.is_set and m.text not in text] if ti else []
+        if not named:
+            return None
+        return new_candidate(max(named, key=lambda m: len(m.text)), 10.0, "answer to a question")
 
     def _collective(self, d: Dialogue, text: str, animacy: str | None) -> Candidate | None:
         """The one clearly salient group 他们 / 它们 may point at when no set was said
