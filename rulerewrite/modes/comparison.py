@@ -185,11 +185,8 @@ class Comparison:
     def _answered_group(self, state: State, d: Dialogue, text: str) -> Candidate | None:
         """The assistant's bare answer to the user's which/what question is the group 他们 /
         它们 point at (八月十五什么星座 / 狮子座 / 他们特别要面子 -> 狮子座特别要面子)."""
-        ti = self.mt.bare_answer(state, d)
-        named = [m for m in ti.mentions if not m.is_set and m.text not in text] if ti else []
-        if not named:
-            return None
-        return new_candidate(max(named, key=lambda m: len(m.text)), 10.0, "answer to a question")
+        m = self.mt.answer_mention(state, d, text)
+        return new_candidate(m, 10.0, "answer to a question") if m is not None else None
 
     def _collective(self, d: Dialogue, text: str, animacy: str | None) -> Candidate | None:
         """The one clearly salient group 他们 / 它们 may point at when no set was said

@@ -143,17 +143,19 @@ class Coreference:
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
             return self._attribute_of(state, d, ref, orig_text)
-        answer = self.mt.bare_answer(state, d) if ref.animacy != "human" else None
-        if answer is not None and not ref.plural:
+        answer = (
+            self.mt.answer_mention(state, d, orig_text)
+            if ref.animacy != "human" and not ref.plural
+            else None
+        )
+        if answer is not None:
             # 你最喜欢哪本书 / 围城 / 这本书谁写的: what the assistant just named in answer
-            named = [m for m in answer.mentions if not m.is_set and m.text not in orig_text]
-            if named:
-                best = max(named, key=lambda m: len(m.text))
-                cand = Candidate(best, 10.0, "answer to a which-question")
-                end = ref.noun_end if ref.noun else ref.end
-                if not ref.noun and text[end : end + 1] == best.text[-1:]:
-                    end += 1  # 这个座 / 狮子座: the word's last character is the noun
-                return self._replace(state, ref, cand, end)
+            end = ref.noun_end if ref.noun else ref.end
+            if not ref.noun and text[end : end + 1] == answer.text[-1:]:
+                end += 1  # 这个座 / 狮子座: the word's last character is the noun
+            return self._replace(
+                state, ref, Candidate(answer, 10.0, "answer to a which-question"), end
+            )
         if ref.noun and not self.mt.is_category(ref.noun):
             # 这个问题 / 那部分: the demonstrative determines an ordinary noun; resolve only when
             # an antecedent is headed by that very noun (这本书 -> 《三体》 is not knowable)

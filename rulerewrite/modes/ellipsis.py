@@ -250,7 +250,8 @@ class Ellipsis:
         floor = self.min_score_question if asks else self.min_score
         if kind == "object":
             kinds = kinds | self.object_kinds
-        answered = self._bare_answer(state, d)
+        answer_turn = self.mt.bare_answer(state, d)
+        answered = answer_turn.turn.index if answer_turn is not None else None
         if answered is not None and asks:
             # 去哪玩 / 游乐园 / 怎么去: the assistant's bare answer is what the question is about
             best = next((c for c in cands if c.mention.turn == answered), best)
@@ -660,17 +661,8 @@ class Ellipsis:
                     if obj in parse.text or _PERSONAL.search(obj):
                         return None
                     end = _after_aspect(toks, j)
-                    return _resolved_from(
-                        state,
-                        self.mt.sources.get("missing_object", "ellipsis:object"),
-                        parse.text[:end] + obj + parse.text[end:],
-                        obj,
-                        ti,
-                        "obj",
-                        slot="object",
-                        note=f"{verb} takes its verb phrase {obj!r} from the last turns",
-                        confidence=0.7,
-                    )
+                    new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
+                    return self._echoed(state, ti, new, obj, verb, what)
                 for u in ptoks[k + 1 :]:
                     if kind_of(u.pos, u.text) in ("NOUN",) or (np and u.text == "的"):
                         np.append(u)
@@ -698,18 +690,23 @@ class Ellipsis:
                     if parse.text[end - 1 : end] == "了" and end - 1 > toks[j].start:
                         end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
                     new = parse.text[:end] + obj + parse.text[end:]
-                return _resolved_from(
-                    state,
-                    self.mt.sources.get("missing_object", "ellipsis:object"),
-                    new,
-                    obj,
-                    ti,
-                    "obj",
-                    slot="object",
-                    note=f"{verb} takes its object {obj!r} from the last turns",
-                    confidence=0.7,
-                )
+                return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _echoed(
+        self, state: State, ti: TurnInfo, new: str, obj: str, verb: str, what: str
+    ) -> State:
+        return _resolved_from(
+            state,
+            self.mt.sources.get("missing_object", "ellipsis:object"),
+            new,
+            obj,
+            ti,
+            "obj",
+            slot="object",
+            note=f"{verb} takes its {what} {obj!r} from the last turns",
+            confidence=0.7,
+        )
 
     def _a_not_a(self, state: State, d: Dialogue, text: str) -> State | None:
         """A short answer to the assistant's A-not-A question (在不在武汉 / 算不算明星脸 / 喜不喜欢
@@ -892,10 +889,6 @@ class Ellipsis:
             )
         return None
 
-    def _bare_answer(self, state: State, d: Dialogue) -> int | None:
-        ti = self.mt.bare_answer(state, d)
-        return ti.turn.index if ti is not None else None
-
     def _comment(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare evaluation (好远 / 好巧 / 挺好听的) of what the assistant just named in a bare
         noun phrase is about that phrase (火车站哦 / 好远 -> 火车站好远; 历下区 / 好巧 ->
@@ -906,15 +899,8 @@ class Ellipsis:
             return None
         if any(kind_of(t.pos, t.text) == "NOUN" for t in self.mt.parse(said).tokens):
             return None
-        remark = last.turn.content.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈")
-        toks = [t for t in self.mt.parse(remark).tokens if t.text.strip()]
-        if (
-            not 2 <= len(remark) <= 8
-            or not toks
-            or any(kind_of(t.pos, t.text) not in ("NOUN", "DE") for t in toks)
-            or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"
-            or _PERSONAL.search(remark)
-        ):
+        remark = self.mt.bare_noun_phrase(last.turn.content, _NOUN_PHRASE_KINDS)
+        if remark is None or _PERSONAL.search(remark):
             return None
         return _resolved_from(
             state,
@@ -961,7 +947,7 @@ class Ellipsis:
             return None
         topic = topics[0]
         # 朝花夕拾作者是谁 / 是部小说吗: the work is the topic, not its attribute
-        attr = self.mt._attribute_of(topic.text)
+        attr = self.mt.attribute_of(topic.text)
         name = topic.text[: -len(attr)].removesuffix("的") if attr else topic.text
         new = name + ("" if m.group("cop") else "是") + text.strip()
         return resolved(
@@ -1105,6 +1091,7 @@ _EVALUATION = re.compile(
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
+_NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
 _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
 _MEASURES = frozenset("岁点号个月天年次斤块周")  # what a bare number answer to 几 / 多少 counts
 _SPEAKERS = re.compile(r"[你我您咱]")

@@ -346,17 +346,32 @@ class MultiTurn:
             or _IDENTITY_Q.search(asked.turn.content)
         ):
             return None
-        remark = last.turn.content.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈")
+        if self.bare_noun_phrase(last.turn.content, _ANSWER_KINDS) is None:
+            return None
+        return last
+
+    def bare_noun_phrase(self, said: str, kinds: frozenset[str]) -> str | None:
+        """``said`` without its final particles when that is nothing but a short noun phrase
+        (2-8 characters, words of ``kinds`` only, a noun last, no speaker): 火车站哦 -> 火车站,
+        平凡的世界 / 狮子座; else None."""
+        remark = said.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈")
         toks = [t for t in self.parse(remark).tokens if t.text.strip()]
         if (
             not 2 <= len(remark) <= 8
             or not toks
-            or any(kind_of(t.pos, t.text) not in ("NOUN", "DE", "ADJ") for t in toks)
-            or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"  # 平凡的世界 / 狮子座
+            or any(kind_of(t.pos, t.text) not in kinds for t in toks)
+            or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"
             or _SPEAKER.search(remark)
         ):
             return None
-        return last
+        return remark
+
+    def answer_mention(self, state: State, d: Dialogue, text: str) -> Mention | None:
+        """The longest mention of the assistant's bare answer (:meth:`bare_answer`) that
+        ``text`` does not already hold: what 这 / 它 / 他们 then point at."""
+        ti = self.bare_answer(state, d)
+        named = [m for m in ti.mentions if not m.is_set and m.text not in text] if ti else []
+        return max(named, key=lambda m: len(m.text)) if named else None
 
     def asks_which(self, text: str) -> bool:
         """哪个保费更低 / 哪款好用: a choice between things (rules/comparison.yaml ``which``)."""
@@ -473,7 +488,7 @@ class MultiTurn:
             etype = self.analyzer.type_of(toks[0].text, toks[0].pos)
         return s, e, phrase, etype
 
-    def _attribute_of(self, phrase: str) -> str:
+    def attribute_of(self, phrase: str) -> str:
         """The attribute noun a longer phrase ends with (报销单据的审批人 -> 审批人), or ''
         (memoised per phrase: ``_attribute_of_uncached``)."""
         return self._attribute_memo(phrase)
@@ -834,6 +849,7 @@ def _who_answer(d: Dialogue) -> int | None:
 # a question asking to pick or name a thing (去哪玩 / 最喜欢哪本书 / 吃什么), not one asking
 # what or who a topic is (李世民是谁 / 龟苓膏是什么)
 _WHICH_Q = re.compile(r"哪|什么|啥")
+_ANSWER_KINDS = frozenset({"NOUN", "DE", "ADJ"})  # 平凡的世界 / 狮子座
 _IDENTITY_Q = re.compile(r"是(?:什么|啥)[啊呀呢吗嘛?？]*$|是(?:哪里|哪儿)|谁")
 
 
