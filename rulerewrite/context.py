@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rulerewrite.errors import QueryError
+from rulerewrite.text.builtin_parser import is_stray_char
 from rulerewrite.text.normalize import clean_query
 from rulerewrite.text.parse import Parse, Parser, Token
 
@@ -645,7 +646,6 @@ def _whole_run(toks: Sequence[Token], a: int, b: int) -> tuple[int, int]:
     """The token span ``[a, b)`` widened over the stray single characters it touches when its
     own edge token is one too: the segmenter leaves an unknown word as a run of characters
     (穆/赫/兰/道, 抖/音), and a phrase cut inside the run names a piece (穆赫兰, 音)."""
-    from rulerewrite.text.builtin_parser import is_stray_char
 
     def stray(t: Token) -> bool:
         return is_stray_char(t.text, t.pos)

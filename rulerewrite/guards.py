@@ -138,8 +138,13 @@ class Guards:
             negations={"*": self.free_negations(norm_text, matches)},
             neg_terms=tuple(self._neg_terms(matches)),
             expansions=frozenset(expansions),
-            history=with_perspective(tuple(self.norm(h).text for h in history)),
+            history=self.history_view(history),
         )
+
+    def history_view(self, history: Iterable[str]) -> tuple[str, ...]:
+        """The window's turns as the guards read them: normalised, with each turn that
+        addresses someone also as the other speaker would say it."""
+        return with_perspective(tuple(self.norm(h).text for h in history))
 
     def _neg_terms(self, matches: Sequence[Match]) -> list[tuple[str, tuple[str, ...], int]]:
         out = []

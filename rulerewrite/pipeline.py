@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from rulerewrite.config import RewriterConfig
 from rulerewrite.context import Turn
-from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected, with_perspective
+from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected
 from rulerewrite.intent import IntentClassifier
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.modes.base import MODE_ORDER, Features, Mode, State, build_modes
@@ -74,7 +74,7 @@ class Pipeline:
         # what the query commits to depends on its text alone: shared by every history
         self._protected_query = functools.lru_cache(maxsize=4096)(self._protected_query_uncached)
         # and the window's turns as the guards read them depend on the window alone
-        self._history_view = functools.lru_cache(maxsize=4096)(self._history_view_uncached)
+        self._history_view = functools.lru_cache(maxsize=4096)(self.guards.history_view)
         self._analysis = functools.lru_cache(maxsize=16384)(self._analysis_uncached)
         # The checklist of a query depends on its text and on whether there is a history (no
         # mode's ``applies`` reads the history's content): memoised per (text, has_history).
@@ -102,12 +102,6 @@ class Pipeline:
         if not history:
             return base
         return base.with_history(self._history_view(history))
-
-    def _history_view_uncached(self, history: tuple[str, ...]) -> tuple[str, ...]:
-        """The window's turns as the guards read them: normalised, with each turn that
-        addresses someone also as the other speaker would say it (one per distinct window)."""
-        norm = self.lexicon.normalizer
-        return with_perspective(tuple(norm(h).text for h in history))
 
     def _protected_query_uncached(self, norm_text: str) -> Protected:
         matches = self.lexicon.match(self.lexicon.normalizer(norm_text))

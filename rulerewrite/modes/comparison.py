@@ -54,10 +54,6 @@ class Comparison:
         coll = lexicon.rule("comparison", "collective")
         self.collective_kinds = frozenset(coll.get("salient") or ()) if coll else frozenset()
         self.collective_min = float(coll.get("min_score") or 2.0) if coll else 2.0
-        # the narrative-statement bounds coreference uses (rules/coreference.yaml thresholds)
-        vals = self.mt.coref_values
-        self.statement_len = int(vals.get("statement_len", 10_000))
-        self.statement_kinds = frozenset(vals.get("statement_salient", ["topic", "entity"]))
 
     def applies(self, state: State) -> bool:
         return (
@@ -192,9 +188,9 @@ class Comparison:
         """The one clearly salient group 他们 / 它们 may point at when no set was said
         (rules/comparison.yaml ``collective``), or None."""
         kinds = self.collective_kinds
-        if len(text) > self.statement_len and not is_question(self.mt.parse(text)):
+        if self.mt.is_statement(text):
             # a narrative statement: only a topic or a dictionary entity, as for 他 / 它
-            kinds = kinds & self.statement_kinds
+            kinds = kinds & self.mt.statement_kinds
         if not kinds:
             return None
         people = animacy == "human"

@@ -15,7 +15,6 @@ from rulerewrite.modes.multiturn import (
     ambiguous_with,
     ask,
     candidates_question,
-    is_question,
     merge_nested,
     resolved,
     salient,
@@ -57,14 +56,12 @@ class Coreference:
         self.salient_kinds = frozenset(
             vals.get("salient", ["topic", "entity", "named", "repeated"])
         )
-        self.statement_len = int(vals.get("statement_len", 10_000))
         self.margin = float(vals.get("margin", 0.75))
         # 这个费用 / 该产品的价格: a demonstrative before an attribute noun points at the topic
         # whose attribute it is (个税年度汇算的费用)
         self.attr_nouns = self.mt.wordset("attribute_nouns") | frozenset(
             w for _t, ws, _s in self.mt.type_hints for w in ws
         )
-        self.statement_kinds = frozenset(vals.get("statement_salient", ["topic", "entity"]))
         self.unknown_referent = str(getattr(config, "unknown_referent", "ask"))
         self.generic_kinds = frozenset(
             str(w)
@@ -183,8 +180,8 @@ class Coreference:
         if gender is not None:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
         kinds = self.salient_kinds
-        if len(orig_text) > self.statement_len and not is_question(self.mt.parse(orig_text)):
-            kinds = self.statement_kinds
+        if self.mt.is_statement(orig_text):
+            kinds = self.mt.statement_kinds
         # a person the user named in the last user turn, or one both speakers said
         lu = d.last_user()
         recent = {ti.turn.index for ti in d.turns[-(self.person_back + 1) :]}

@@ -196,6 +196,12 @@ class MultiTurn:
                 self.words[r.id] = frozenset(str(w) for w in r.get("words"))
         titles = sorted(self.wordset("title_hints"), key=len, reverse=True)
         self._title_re = re.compile("|".join(map(re.escape, titles)) or "(?!)")
+        # a narrative statement (rules/coreference.yaml thresholds): longer than statement_len
+        # and asking nothing; its pronouns take only antecedents of statement_salient kinds
+        self.statement_len = int(self.coref_values.get("statement_len", 10_000))
+        self.statement_kinds = frozenset(
+            self.coref_values.get("statement_salient", ["topic", "entity"])
+        )
 
     # -- per rewrite -----------------------------------------------------------------------------
 
@@ -372,6 +378,10 @@ class MultiTurn:
         ti = self.bare_answer(state, d)
         named = [m for m in ti.mentions if not m.is_set and m.text not in text] if ti else []
         return max(named, key=lambda m: len(m.text)) if named else None
+
+    def is_statement(self, text: str) -> bool:
+        """A narrative statement: longer than ``statement_len`` and no question."""
+        return len(text) > self.statement_len and not is_question(self.parse(text))
 
     def asks_which(self, text: str) -> bool:
         """哪个保费更低 / 哪款好用: a choice between things (rules/comparison.yaml ``which``)."""

@@ -185,12 +185,9 @@ def _merge_latin(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
 # predicates that follow a two-character name, never a given name's last character (杨阳|胖,
 # 韩庚|帅, 吴磊|招)
 _PREDICATE_CHARS = frozenset("胖瘦帅丑矮招走跑吃喝笑哭")
-_NAME_STOP = (
-    frozenset(
-        "是有在说要会能想去来的了吗呢吧啊也都就还很太不没我你他她它这那和与跟把被给对从向到里上下"
-    )
-    | _PREDICATE_CHARS
-)
+# function words that never open or continue an unknown name after a surname
+_NOT_NAME = frozenset("是有在说要会能想去来的了吗呢吧啊也都就还很太不没")
+_NAME_STOP = _NOT_NAME | frozenset("我你他她它这那和与跟把被给对从向到里上下") | _PREDICATE_CHARS
 _NAME_STOP_TAGS = frozenset(
     {"p", "c", "u", "uj", "ul", "uz", "ug", "uv", "ud", "y", "x", "m", "e", "o"}
 )
@@ -200,12 +197,8 @@ def is_stray_char(word: str, tag: str) -> bool:
     """A single Chinese character the segmenter left on its own that is no function word,
     pronoun, measure word, adverb or verb (抖 of 抖/音, 道 of 穆/赫/兰/道): a piece of an unknown
     word when it touches another such piece. An untagged character (x: 婷 of 陈婉/婷) counts."""
-    return (
-        len(word) == 1
-        and "\u4e00" <= word <= "\u9fff"
-        and word not in _NAME_STOP
-        and word not in _STRAY_STOP
-        and (tag == "x" or (tag not in _NAME_STOP_TAGS and tag not in _STRAY_STOP_TAGS))
+    return may_end_name(word) and (
+        tag == "x" or (tag not in _NAME_STOP_TAGS and tag not in _STRAY_STOP_TAGS)
     )
 
 
@@ -294,7 +287,6 @@ def _merge_names(pairs: list[tuple[str, str]], surnames: frozenset[str]) -> list
     return out
 
 
-_NOT_NAME = frozenset("是有在说要会能想去来的了吗呢吧啊也都就还很太不没")
 # tags of a doubled character that makes a pet name (君君 / 康康), not a reduplicated
 # adverb or adjective (常常 / 好好)
 _NICKNAME_TAGS = frozenset({"nr", "nz", "n", "ng", "x"})
