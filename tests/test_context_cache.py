@@ -94,4 +94,4 @@ def test_window_memos_equal_a_fresh_computation() -> None:
     hints = mt.hinted_types("保修多久")
     hints.append(("poison", "x"))
     assert mt.hinted_types("保修多久") == hints[:-1]
-    assert mt._attribute_of("报销单据的审批人") == mt._attribute_of_uncached("报销单据的审批人")
+    assert mt.attribute_of("报销单据的审批人") == mt._attribute_of_uncached("报销单据的审批人")
