@@ -175,6 +175,23 @@ _MENTION_SET = tuple(
 )
 
 
+def _after_addressee(
+    out: list[tuple[int, int, str, str, str, str, bool]], text: str, cut: int
+) -> list[tuple[int, int, str, str, str, str, bool]]:
+    """The phrases of a turn that opens by addressing the assistant (小微泡泡糖怎么样), each
+    starting after the address: the address itself is no phrase (小微), and a phrase it opens
+    starts after it (泡泡糖)."""
+    kept = []
+    for s, e, phrase, head, etype, src_gram, prot in out:
+        if s < cut < e:
+            s, phrase = cut, text[cut:e]
+            head = head if head in phrase else phrase
+        elif s < cut:
+            continue
+        kept.append((s, e, phrase, head, etype, src_gram, prot))
+    return kept
+
+
 def new_mention(
     text: str,
     head: str,
@@ -358,6 +375,8 @@ class ContextAnalyzer:
             if r.pattern is not None and r.get("kind") == "set":
                 self.set_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
+        addressee = lexicon.rule("context", "addressee")
+        self.addressee = addressee.pattern if addressee is not None else None
         self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
         self._suffix_type = dict(reversed(self.type_suffixes))  # first listed wins a tie
         self._suffix_re = re.compile(
@@ -489,11 +508,17 @@ class ContextAnalyzer:
                 sub = ENTITY_TYPES_OF_POS.get(t.pos)
                 if sub in ("person", "place", "org", "product") and t.text not in self.non_entity:
                     out.append((t.start, t.end, t.text, t.text, sub, f"pos:{t.pos}|att", False))
+        lead = self.addressee.match(text) if self.addressee is not None else None
+        cut = lead.end() if lead is not None else 0
+        body = text[cut:]  # 小微你觉得X怎么样: the frame opens after the address
+        if cut:
+            out = _after_addressee(out, text, cut)
         for pat, fsrc, ftype in self.topic_frames:  # 你知道X吗 / X是谁: X is the topic
-            fm = pat.match(text)
+            fm = pat.match(body)
             if fm is None:
                 continue
             s, e = fm.span("topic")
+            s, e = s + cut, e + cut
             phrase = text[s:e].strip()
             q = _TRAILING_Q.search(phrase)
             if q is not None and q.start() >= 2:
@@ -550,6 +575,8 @@ class ContextAnalyzer:
         for ds, de, dt, dsrc in dict_spans:  # dictionary entities not already a mention
             if not any(s == ds and de == e for s, e, *_ in out):
                 out.append((ds, de, text[ds:de], text[ds:de], dt, dsrc + "|dep", True))
+        if cut:
+            out = _after_addressee(out, text, cut)
         out.sort()
         mentions: list[Mention] = []
         # the length/measure-word test is for phrases the POS chunker made; a dictionary entity

@@ -124,6 +124,9 @@ class Ellipsis:
             for rid in ("answer_confirm", "answer_agree", "answer_echo", "answer_negated")
             if (r := lexicon.rule("completeness", rid)) is not None and r.pattern is not None
         ]
+        self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
+        asked = self.opinion_rule.get("question") if self.opinion_rule is not None else None
+        self.opinion_question = re.compile(str(asked)) if asked else None
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
@@ -133,6 +136,7 @@ class Ellipsis:
         self.statement_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_statement", [])
         )
+        self.copula_kinds = frozenset(self.mt.values.get("salient_copula", []))
         self.question_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_question", [])
         )
@@ -175,6 +179,7 @@ class Ellipsis:
             or self._identity(state, d, text)
             or self._confirm(state, d, text)
             or self._comment(state, d, text)
+            or self._opinion(state, d, text)
         )
         if answer is not None:
             return answer
@@ -248,6 +253,10 @@ class Ellipsis:
         if not asks and len(text) <= self.statement_short:
             kinds = self.statement_kinds  # a short statement (吃了会胖) leans on the last turns
         floor = self.min_score_question if asks else self.min_score
+        if kind == "subject" and self._copula_led(parse):
+            # 是一个游戏 / 也是歌手啊: what the missing topic is (salient_copula)
+            kinds = self.salient_kinds | self.copula_kinds
+            floor = self.min_score_question
         if kind == "object":
             kinds = kinds | self.object_kinds
         answer_turn = self.mt.bare_answer(state, d)
@@ -299,6 +308,15 @@ class Ellipsis:
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
         )
+
+    def _copula_led(self, parse: Parse) -> bool:
+        """是 + a noun phrase and nothing before it (是一个游戏 / 也是歌手啊): it says what
+        something is, and that something is missing."""
+        toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
+        k = 1 if toks and toks[0].text in ("也", "就") else 0
+        if len(toks) < k + 2 or toks[k].text != "是":
+            return False
+        return kind_of(toks[k + 1].pos, toks[k + 1].text) in ("NOUN", "NUM")
 
     def _confident(self, cands: list[Any], kinds: frozenset[str], floor: float) -> bool:
         """Insert only a clearly salient topic (salient in one of ``kinds``: a topic frame, a
@@ -911,6 +929,43 @@ class Ellipsis:
             "subj",
             slot="subject",
             note=f"{said} is said of {remark!r}",
+            confidence=0.65,
+        )
+
+    def _opinion(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare evaluation answering the assistant's opinion question about a named thing is
+        said of that thing (你觉得周杰伦怎么样 / 挺好的 -> 周杰伦挺好的; 重庆火锅好吃吗 / 好辣 ->
+        重庆火锅好辣). Why: the reply's subject is the thing asked about, and nothing else in
+        the reply says so. Not when the thing is a speaker (你觉得我怎么样) or a clause."""
+        rule, asked = self.opinion_rule, self.opinion_question
+        if rule is None or rule.pattern is None or asked is None:
+            return None
+        said = text.strip().rstrip("?？!！。.~ ")
+        m = rule.pattern.match(said)
+        last = _answered(state, d) if m is not None else None
+        if m is None or last is None:
+            return None
+        if any(
+            kind_of(t.pos, t.text) == "PRON"
+            or (kind_of(t.pos, t.text) == "NOUN" and len(t.text) > 1)
+            for t in self.mt.parse(m["e"]).tokens
+        ):
+            return None  # 好学校 / 不是他: a kind or a person, not a quality (辣 is tagged n)
+        q = asked.match(last.turn.content.strip().rstrip("?？!！。.~ "))
+        if q is None:
+            return None
+        thing = self.mt.bare_noun_phrase(q["x"], _NOUN_PHRASE_KINDS)
+        if thing is None or thing != q["x"] or _PERSONAL.search(thing):
+            return None
+        return _resolved_from(
+            state,
+            rule.source,
+            thing + said,
+            thing,
+            last,
+            "subj",
+            slot="subject",
+            note=f"{said} answers what the assistant asked of {thing!r}",
             confidence=0.65,
         )
 
