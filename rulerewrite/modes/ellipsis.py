@@ -18,7 +18,7 @@ from rulerewrite.modes.multiturn import (
     salient,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
-from rulerewrite.text.parse import Parse
+from rulerewrite.text.parse import Parse, Token
 
 # the assistant's 你 is the user's 我 when an answer repeats a question; the assistant's own 我 is dropped
 _PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
@@ -915,9 +915,11 @@ class Ellipsis:
         said = text.strip().rstrip("?？!！。.~ ")
         if last is None or not _EVALUATION.match(said):
             return None
-        if any(kind_of(t.pos, t.text) == "NOUN" for t in self.mt.parse(said).tokens):
+        if any(_names_a_kind(t) for t in self.mt.parse(said).tokens):
             return None
-        remark = self.mt.bare_noun_phrase(last.turn.content, _NOUN_PHRASE_KINDS)
+        remark = self.mt.bare_noun_phrase(last.turn.content, _NOUN_PHRASE_KINDS) or self._evaluated(
+            last.turn.content
+        )
         if remark is None or _PERSONAL.search(remark):
             return None
         return _resolved_from(
@@ -932,6 +934,34 @@ class Ellipsis:
             confidence=0.65,
         )
 
+    def _evaluated(self, said: str) -> str | None:
+        """The noun phrase a short evaluative statement opens with (鱼皮花生特别脆 ->
+        鱼皮花生; 小油条看着不错 -> 小油条): what a bare evaluation after it goes on about."""
+        if len(said) > 12 or _PERSONAL.search(said):
+            return None
+        toks = [t for t in self.mt.parse(said.rstrip("?？!！。.~ ")).tokens if t.text.strip()]
+        k = 0
+        stop = self.mt.analyzer.non_entity  # 有点 / 一点 are tagged n
+        while (
+            k < len(toks)
+            and kind_of(toks[k].pos, toks[k].text) in _NOUN_PHRASE_KINDS
+            and toks[k].text not in stop
+        ):
+            k += 1
+        if k == 0 or k == len(toks) or kind_of(toks[k - 1].pos, toks[k - 1].text) != "NOUN":
+            return None
+        if toks[k - 1].text in self.attributes:
+            return None  # 味道不错: an attribute of the topic, not the topic itself
+        np = said[: toks[k].start]
+        rest = toks[k:]
+        if not 2 <= len(np) <= 8 or not (
+            kind_of(rest[0].pos, rest[0].text) in ("ADV", "ADJ") or rest[0].text in _SEEMS
+        ):
+            return None
+        if any(_names_a_kind(t) or kind_of(t.pos, t.text) == "VERB" for t in rest[1:]):
+            return None  # 饺子特别好包 / 荔枝喜欢给他剥: a clause, not an evaluation
+        return np
+
     def _opinion(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare evaluation answering the assistant's opinion question about a named thing is
         said of that thing (你觉得周杰伦怎么样 / 挺好的 -> 周杰伦挺好的; 重庆火锅好吃吗 / 好辣 ->
@@ -945,12 +975,8 @@ class Ellipsis:
         last = _answered(state, d) if m is not None else None
         if m is None or last is None:
             return None
-        if any(
-            kind_of(t.pos, t.text) == "PRON"
-            or (kind_of(t.pos, t.text) == "NOUN" and len(t.text) > 1)
-            for t in self.mt.parse(m["e"]).tokens
-        ):
-            return None  # 好学校 / 不是他: a kind or a person, not a quality (辣 is tagged n)
+        if any(_names_a_kind(t) for t in self.mt.parse(m["e"]).tokens):
+            return None  # 好学校 / 不是他: a kind or a person, not a quality
         q = asked.match(last.turn.content.strip().rstrip("?？!！。.~ "))
         if q is None:
             return None
@@ -1141,8 +1167,10 @@ _INTERJECTION = re.compile(r"^(?:嗯+|恩+|哈+|额+|哦+|噢+|哎+|诶|啊)[，
 # a bare evaluation: 好远 / 好巧 / 挺好听的 / 太贵了 / 真香
 # (好吧 / 好的 / 真的 acknowledge, they evaluate nothing)
 _EVALUATION = re.compile(
-    r"^(?:好|真|太|挺|很|超|蛮|巨)(?![吧的啊呀哒嘞了嘛哦滴])[\u4e00-\u9fff]{1,3}?[的了啊呀哦吧呢哈哒]*$"
+    r"^(?:(?:好|真|太|挺|很|超|蛮|巨)(?![吧的啊呀哒嘞了嘛哦滴])[\u4e00-\u9fff]{1,2}?){1,2}"
+    r"[的了啊呀哦吧呢哈哒]*$"
 )
+_SEEMS = frozenset({"看着", "看起来", "吃起来", "听起来", "闻起来", "摸起来", "用起来", "喝起来"})
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
@@ -1188,6 +1216,13 @@ def _time_tokens(ti: TurnInfo) -> list[Mention]:
         new_mention(m.group(), m.group(), "time", idx, role, "adv", m.start(), m.end(), 0, "time")
         for m in _TIME.finditer(ti.turn.content)
     ]
+
+
+def _names_a_kind(t: Token) -> bool:
+    """A word of an evaluation that makes it name a kind or a person (好学校 / 不是他), not a
+    quality; one-character nouns are qualities jieba tags n (辣 / 香)."""
+    k = kind_of(t.pos, t.text)
+    return k == "PRON" or (k == "NOUN" and len(t.text) > 1)
 
 
 def _answered(state: State, d: Dialogue) -> TurnInfo | None:
