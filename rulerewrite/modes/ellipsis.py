@@ -14,6 +14,7 @@ from rulerewrite.modes.multiturn import (
     ask,
     is_question,
     merge_nested,
+    new_candidate,
     resolved,
     salient,
 )
@@ -264,6 +265,16 @@ class Ellipsis:
         if answered is not None and asks:
             # 去哪玩 / 游乐园 / 怎么去: the assistant's bare answer is what the question is about
             best = next((c for c in cands if c.mention.turn == answered), best)
+            whole = self.mt.answer_mention(state, d, text)
+            if (
+                whole is not None
+                and whole.source == "answer"  # a title answering a what-kind question
+                and best.mention.turn == answered
+                and best.mention.text in whole.text
+                and len(whole.text) > len(best.mention.text)
+            ):
+                # 什么漫画 / 进击的巨人: the title is the whole answer, not its last noun
+                best = new_candidate(whole, best.score, best.why + ", the whole answer")
         if not (
             (answered is not None and asks and best.mention.turn == answered)
             or self._confident(cands, kinds, floor)

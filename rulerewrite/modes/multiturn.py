@@ -303,6 +303,21 @@ class MultiTurn:
         rest = token[len(ref) :]
         return token.startswith(ref) and (rest == "的" or rest in self.category_nouns)
 
+    def _category_span(self, word: str, after: str) -> tuple[int, int]:
+        """Where the noun a demonstrative determines lies in the word jieba made of it: the
+        whole word, or a category noun inside it, after a measure word glued to it (首歌 -> 歌),
+        or before characters that make a word with the next token (这部动漫画风: 动漫 + 画风;
+        动画片 stays whole)."""
+        if word in self.category_nouns:
+            return 0, len(word)
+        if len(word) >= 2 and word[0] in _MEASURES and word[1:] in self.category_nouns:
+            return 1, len(word)
+        seg = self.analyzer.lexicon.segmenter
+        for k in (3, 2):
+            if len(word) > k and word[:k] in self.category_nouns and seg.freq(word[k:] + after):
+                return 0, k
+        return 0, len(word)
+
     def _with_noun(self, r: Ref, text: str, parse: Parse) -> Ref:
         if r.kind != "demonstrative":
             return r
@@ -329,7 +344,9 @@ class MultiTurn:
                     and (t.rel != "root" or t.end < len(text))
                     and not _ASKING.search(t.text)  # 这个多久能办好: 多久能办好 is no noun
                 ):
-                    return _ref_with(r, noun=t.text, noun_end=t.end)
+                    after = toks[k + 1].text if k + 1 < len(toks) else ""
+                    a, b = self._category_span(t.text, after)
+                    return _ref_with(r, noun=t.text[a:b], noun_end=t.start + b)
                 break
         return r
 
@@ -348,13 +365,38 @@ class MultiTurn:
             last.turn.role != "assistant"
             or last.turn.index != state.history[-1].index
             or asked.turn.role != "user"
-            or not _WHICH_Q.search(asked.turn.content)
+            or not (_WHICH_Q.search(asked.turn.content) or self.asked_kind(asked.turn.content))
             or _IDENTITY_Q.search(asked.turn.content)
         ):
             return None
-        if self.bare_noun_phrase(last.turn.content, _ANSWER_KINDS) is None:
+        if self.bare_noun_phrase(last.turn.content, _ANSWER_KINDS) is None and (
+            self.asked_kind(asked.turn.content) is None
+            or self.title_answer(last.turn.content) is None
+        ):
             return None
         return last
+
+    def asked_kind(self, question: str) -> str | None:
+        """The kind of work a what-question asks for (什么动漫 / 哪首歌 / 啥书 -> 动漫 / 歌 / 书:
+        category nouns of type ``work`` in rules/coreference.yaml), else None."""
+        for m in _WHAT_KIND.finditer(question):
+            rest = m.group("n")
+            for k in range(min(3, len(rest)), 0, -1):
+                if "work" in self.category_types.get(rest[:k], ()):
+                    return rest[:k]
+        return None
+
+    def title_answer(self, said: str) -> str | None:
+        """``said`` without its final particles when it can be a title answering a what-kind
+        question, whatever the segmenter makes of it (名侦探柯南 / 萤火虫之墓): short, one run
+        of characters, no speaker and no question; else None."""
+        remark = _PRAISED.sub("", said.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈吗"))
+        remark = _RECOMMENDED.sub("", remark)  # 看火影忍者: the title after the advice
+        if not 2 <= len(remark) <= 10 or not _TITLE.fullmatch(remark):
+            return None
+        if _SPEAKER.search(remark) or _WHICH_Q.search(remark):
+            return None
+        return remark
 
     def bare_noun_phrase(self, said: str, kinds: frozenset[str]) -> str | None:
         """``said`` without its final particles when that is nothing but a short noun phrase
@@ -376,8 +418,32 @@ class MultiTurn:
         """The longest mention of the assistant's bare answer (:meth:`bare_answer`) that
         ``text`` does not already hold: what 这 / 它 / 他们 then point at."""
         ti = self.bare_answer(state, d)
-        named = [m for m in ti.mentions if not m.is_set and m.text not in text] if ti else []
-        return max(named, key=lambda m: len(m.text)) if named else None
+        if ti is None:
+            return None
+        named = [m for m in ti.mentions if not m.is_set and m.text not in text]
+        best = max(named, key=lambda m: len(m.text)) if named else None
+        kind = self.asked_kind(d.turns[-2].turn.content)
+        whole = self.title_answer(ti.turn.content) if kind is not None else None
+        if (
+            whole is not None
+            and whole not in text
+            and (best is None or len(whole) > len(best.text))
+        ):
+            # 你爱看什么动漫 / 名侦探柯南: the title is the whole answer, whatever its pieces
+            start = ti.turn.content.find(whole)
+            return new_mention(
+                whole,
+                whole,
+                "work",
+                ti.turn.index,
+                ti.turn.role,
+                "topic",
+                start,
+                start + len(whole),
+                0,
+                "answer",
+            )
+        return best
 
     def is_statement(self, text: str) -> bool:
         """A narrative statement: longer than ``statement_len`` and no question."""
@@ -859,6 +925,19 @@ def _who_answer(d: Dialogue) -> int | None:
 # a question asking to pick or name a thing (去哪玩 / 最喜欢哪本书 / 吃什么), not one asking
 # what or who a topic is (李世民是谁 / 龟苓膏是什么)
 _WHICH_Q = re.compile(r"哪|什么|啥")
+# 什么动漫 / 哪首歌 / 啥书 / 哪一部电影 / 推荐一部好看的电影: a what-question (or a request
+# for a recommendation) and the kind it asks for (`n`)
+_WHAT_KIND = re.compile(
+    r"(?:什么|啥|哪一?[部首本个款种家只位篇支]|推荐[一几]?[部首本个款种家只位篇支]?)"
+    r"(?:[\u4e00-\u9fff]{1,3}的)?(?P<n>[\u4e00-\u9fff]{1,3})"
+)
+_MEASURES = frozenset("首部本款个种家只位篇支张台辆件")  # glued before a noun: 首歌
+# a recommendation's praise after the title (小猪佩奇好看 / 晴天超好听的)
+_PRAISED = re.compile(
+    r"(?:很|超|超级|特别|挺|真)?(?:好看|好听|好玩|好吃|不错|经典|推荐)[的啊呀吧哦]*$"
+)
+_RECOMMENDED = re.compile(r"^(?:可以|推荐|建议)?(?:看看|看|听听|听|玩玩|玩|读读|读|试试)(?=..)")
+_TITLE = re.compile(r"[^\s,，。？?！!、;；:：]+")
 _ANSWER_KINDS = frozenset({"NOUN", "DE", "ADJ"})  # 平凡的世界 / 狮子座
 _IDENTITY_Q = re.compile(r"是(?:什么|啥)[啊呀呢吗嘛?？]*$|是(?:哪里|哪儿)|谁")
 
