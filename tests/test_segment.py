@@ -111,3 +111,32 @@ def test_dictionary_is_cached_on_disk_by_content_hash(tmp_path: Path) -> None:
     files[0].write_bytes(b"garbage")  # a corrupt cache is rebuilt, not trusted
     assert load_jieba_dictionary(tmp_path) == (freq, tags, total, maxlen)
     assert maxlen["中"] == max(len(w) for w in freq if w[0] == "中")
+
+
+def _walk(ends: list[int], text: str) -> list[str]:
+    """The words a route gives: from each word's start, ``ends[start]`` is its last index."""
+    out, x = [], 0
+    while x < len(text):
+        out.append(text[x : ends[x] + 1])
+        x = ends[x] + 1
+    return out
+
+
+@pytest.mark.parametrize(
+    ("words", "text", "expected"),
+    [
+        # a dictionary term added by a pack stays whole
+        ([("安心福终身寿险", "nz")], "安心福终身寿险怎么退保", ["安心福终身寿险", "怎么", "退保"]),
+        # without it, jieba's own words
+        ([], "怎么退保", ["怎么", "退保"]),
+        # a character no word starts with stands alone
+        ([], "😀", ["😀"]),
+        # single Latin letters are separate words in the route (glued later by _words_of)
+        ([], "abc", ["a", "b", "c"]),
+    ],
+)
+def test_route_ends_table(words: list[tuple[str, str]], text: str, expected: list[str]) -> None:
+    seg = Segmenter(words)
+    ends = seg._route(text)
+    assert len(ends) == len(text) + 1
+    assert _walk(ends, text) == expected

@@ -80,13 +80,15 @@ class Comparison:
             return state
         if not (self._cmp_re.search(text) or self.mt.asks_which(text)):
             return state
+        # a bare comparison: the query itself must not name two things already (tested before
+        # the text is parsed: a text coreference rewrote is new to the parser)
+        named = [m for m in state.matches if m.first("entity") is not None]
+        if len(named) >= 2 or "coreference" in state.modes:
+            return state
         parse = self.mt.parse(text)
         if not is_question(parse):
             return state  # 看情况不同和材料的选择: a statement, not a comparison to complete
-        # a bare comparison: the query itself must not name two things already
-        named = [m for m in state.matches if m.first("entity") is not None]
-        own_set = any(t.rel == "coo" for t in parse.tokens)
-        if len(named) >= 2 or own_set or "coreference" in state.modes:
+        if any(t.rel == "coo" for t in parse.tokens):
             return state
         group = _latest_set(d)
         if group is None:

@@ -265,7 +265,8 @@ class ConditionMode:
         same = state.standalone == state.query
         found = self._extract(state.standalone, known=(state.norm, state.matches) if same else None)
         if state.query != state.standalone:
-            for c, s in self._extract(state.query):
+            # the state's normalisation and matches are the query's (no mode changes them)
+            for c, s in self._extract(state.query, known=(state.norm, state.matches)):
                 if all(c.text != d.text for d, _ in found):
                     found.append((c, s))
         if not found:

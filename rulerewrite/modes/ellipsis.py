@@ -224,14 +224,13 @@ class Ellipsis:
         recent = {ti.turn.index for ti in d.turns[-(self.max_back + 1) :]}
         hinted = {t for t, _ in self.mt.hinted_types(text)}
         human = kind == "subject" and any(t.text in self.human_predicates for t in parse.tokens)
+        # the tests on the mention's fields first; the two that may segment and parse the
+        # mention's text (a reference in it, an adverb in it) only for what is left
         cands = [
             c
             for c in self.mt.rank(d, text=text)
             if not _is_pronounish(c.mention)
             and text not in c.mention.text  # 宽板凳 after 宽板凳神鲜杨家: an echo, not a gap
-            # a phrase that itself refers (三者 / 其以及…) fills nothing; coreference's business
-            and not self.mt.references(c.mention.text, self.mt.parse(c.mention.text))
-            and not self._clause(c.mention)
             and c.mention.turn in recent
             # a place is the setting of a chat, not its topic, unless the query asks about one
             and (
@@ -242,6 +241,9 @@ class Ellipsis:
             )
             # 好伤心 / 会讲话: only a person feels or talks
             and (not human or c.mention.etype in _PERSON_TYPES)
+            # a phrase that itself refers (三者 / 其以及…) fills nothing; coreference's business
+            and not self.mt.references(c.mention.text)
+            and not self._clause(c.mention)
         ]
         # a name inside a longer phrase that scores about as well (S7 in 云栖S7扫地机) is the same
         # referent, not a rival: keep the longer phrase

@@ -111,38 +111,54 @@ class Segmenter:
 
     # -- jieba's HMM-free route ----------------------------------------------------------------
 
-    def _route(self, s: str) -> list[tuple[float, int]]:
-        """Best segmentation of a block: ``route[i] = (score, end of the word at i)``."""
+    def _route(self, s: str) -> list[int]:
+        """Best segmentation of a block: ``ends[i]``, the last index of the word at ``i``.
+
+        jieba's route: from the end, the best score of the words starting at each position
+        (``log(freq / total)`` plus the best score after the word), a later end winning a tie
+        (jieba's max() over ``(score, end)`` tuples); a position no word starts at takes the
+        character alone (frequency 1). The scores are kept in a list of their own and only the
+        ends are handed out (no tuple per candidate)."""
         freq = self._ensure()
+        get = freq.get
         maxlen = self._maxlen
         weights = self._weights
-        alone = log(1) - self._logtotal  # the weight of a character no word starts with
+        logtotal = self._logtotal
+        alone = log(1) - logtotal  # the weight of a character no word starts with
         n = len(s)
-        route: list[tuple[float, int]] = [(0, 0)] * (n + 1)
+        scores: list[float] = [0.0] * (n + 1)
+        ends = [0] * (n + 1)
         for idx in range(n - 1, -1, -1):
-            # the best (score, end) of the words starting here: jieba's max() over the
-            # candidates, kept as it goes (a later x wins a tie, as in the tuple comparison)
-            best: tuple[float, int] | None = None
-            for x in range(idx, min(n, idx + maxlen.get(s[idx], 1))):
-                v = freq.get(s[idx : x + 1])
+            stop = idx + maxlen.get(s[idx], 1)
+            if stop > n:
+                stop = n
+            best = -1  # the end (exclusive) of the best word so far; -1: none yet
+            top = 0.0
+            for x in range(idx + 1, stop + 1):
+                v = get(s[idx:x])
                 if v:
                     w = weights.get(v)
                     if w is None:  # log(freq / total), once per distinct dictionary value
-                        w = weights[v] = log(v >> _TAG_BITS) - self._logtotal
-                    score = w + route[x + 1][0]
-                    if best is None or score >= best[0]:
-                        best = (score, x)
-            # no word starts here: the character alone, frequency 1
-            route[idx] = best if best is not None else (alone + route[idx + 1][0], idx)
-        return route
+                        w = weights[v] = log(v >> _TAG_BITS) - logtotal
+                    score = w + scores[x]
+                    if best < 0 or score >= top:
+                        top = score
+                        best = x
+            if best < 0:
+                scores[idx] = alone + scores[idx + 1]
+                ends[idx] = idx
+            else:
+                scores[idx] = top
+                ends[idx] = best - 1
+        return ends
 
     def _words_of(self, s: str) -> Iterator[tuple[str, bool]]:
         """The route's words, each with whether it is a run of single Latin letters / digits
         glued together (``iphone``, ``15``: posseg tags those ``eng``)."""
-        route = self._route(s)
+        ends = self._route(s)
         x, n, buf = 0, len(s), ""
         while x < n:
-            y = route[x][1] + 1
+            y = ends[x] + 1
             w = s[x:y]
             if _is_alnum1(w):
                 buf += w
