@@ -375,6 +375,8 @@ class ContextAnalyzer:
             if r.pattern is not None and r.get("kind") == "set":
                 self.set_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
+        # the person words of two or more characters, for phrases jieba cut inside one (男/神)
+        self.human_words = tuple(h for h in self.human_heads if len(h) >= 2)
         addressee = lexicon.rule("context", "addressee")
         self.addressee = addressee.pattern if addressee is not None else None
         self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
@@ -493,6 +495,8 @@ class ContextAnalyzer:
             etype = self.type_of(head.text, head.pos)
             if etype in ("thing", "other"):
                 etype = self.type_by_suffix(phrase) or etype
+            if etype == "thing" and phrase.endswith(self.human_words) and len(head.text) == 1:
+                etype = "human"  # 男/神: jieba cut the person word, the phrase still ends with it
             src = f"pos:{head.pos}"
             prot = False
             for ds, de, dt, dsrc in dict_spans:

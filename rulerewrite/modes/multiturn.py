@@ -778,6 +778,15 @@ class MultiTurn:
                 and not (title_q and m.gram == "topic" and m.source.startswith("rules/"))
                 # 莎士比亚 / 拿破仑: jieba tags transliterated names ns or n as often as nr
                 and not (not m.protected and self.analyzer.looks_foreign(m.text))
+                # 罗大佑: a proper noun jieba tags nz, one word of its own, opening with a
+                # surname (双鱼座 / 金球奖 end with the kind they are)
+                and not (
+                    m.source == "pos:nz"
+                    and m.text == m.head
+                    and 3 <= len(m.text) <= 4
+                    and m.text.startswith(self.analyzer.surnames)
+                    and m.text[-1] not in _KIND_ENDS
+                )
             ):
                 continue  # 他/她: a person, or the topic a topic frame introduced (你知道X吗)
             # 它 after 你读过庄子吗 / 你知道金瓶梅吗: jieba tags many titles nr, so a POS name
@@ -937,6 +946,7 @@ _PRAISED = re.compile(
     r"(?:很|超|超级|特别|挺|真)?(?:好看|好听|好玩|好吃|不错|经典|推荐)[的啊呀吧哦]*$"
 )
 _RECOMMENDED = re.compile(r"^(?:可以|推荐|建议)?(?:看看|看|听听|听|玩玩|玩|读读|读|试试)(?=..)")
+_KIND_ENDS = frozenset("座奖网版剧片语族省市县区路街线站队")  # 双鱼座 / 金球奖: kinds, not names
 _TITLE = re.compile(r"[^\s,，。？?！!、;；:：]+")
 _ANSWER_KINDS = frozenset({"NOUN", "DE", "ADJ"})  # 平凡的世界 / 狮子座
 _IDENTITY_Q = re.compile(r"是(?:什么|啥)[啊呀呢吗嘛?？]*$|是(?:哪里|哪儿)|谁")
