@@ -342,6 +342,7 @@ class ContextAnalyzer:
         self.topic_not_last: tuple[str, ...] = ()
         self.topic_not_inside: tuple[str, ...] = ()
         self.non_entity: frozenset[str] = frozenset()
+        self.named_kinds: list[tuple[re.Pattern[str], str]] = []
         # longest first (欧阳 before 欧) for str.startswith
         self.surnames: tuple[str, ...] = tuple(sorted(surnames_of(lexicon), key=lambda x: -len(x)))
         self.translit_chars: frozenset[str] = frozenset()
@@ -366,6 +367,8 @@ class ContextAnalyzer:
             if r.get("chars") and r.id == "transliteration":
                 self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
                 self.translit_min = int(r.get("min_len") or 3)
+            for kind, pat in (r.get("named_kinds") or {}).items():
+                self.named_kinds.append((re.compile(str(pat)), str(kind)))
             if r.get("non_entity"):
                 self.non_entity = self.non_entity | frozenset(r.get("non_entity"))
             if r.pattern is not None and r.get("kind") == "chitchat":
@@ -600,6 +603,9 @@ class ContextAnalyzer:
         ]
         for k, (s, e, phrase, hd, etype, src_gram, prot) in enumerate(out):
             src, gram = src_gram.rsplit("|", 1)
+            if not prot:
+                # 射手座: a name of a closed kind, whatever its tag
+                etype = next((t for p, t in self.named_kinds if p.fullmatch(phrase)), etype)
             mentions.append(
                 new_mention(phrase, hd, etype, turn.index, turn.role, gram, s, e, k, src, (), prot)
             )

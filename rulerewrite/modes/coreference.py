@@ -179,9 +179,11 @@ class Coreference:
         gender = self.pronoun_gender.get(ref.text)
         if gender is not None:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
-        kinds = self.salient_kinds
-        if self.mt.is_statement(orig_text):
-            kinds = self.mt.statement_kinds
+        narrative = self.mt.is_statement(orig_text)
+        kinds = self.mt.statement_kinds if narrative else self.salient_kinds
+        if ref.noun and self.mt.is_category(ref.noun):
+            # 这个星座 / 这部电影: a thing of the kind named is specific enough, statement or not
+            kinds = kinds | _OF_THE_KIND
         # a person the user named in the last user turn, or one both speakers said
         lu = d.last_user()
         recent = {ti.turn.index for ti in d.turns[-(self.person_back + 1) :]}
@@ -208,7 +210,7 @@ class Coreference:
             self.margin,
             attributes=self.mt.attribute_words,
         )
-        if not good and kinds is not self.salient_kinds:
+        if not good and narrative:
             # a narrative statement is read, not searched for its referent: no question back
             return state.note(
                 "coreference", ref.source, f"{ref.text}: left in a narrative statement"
@@ -367,6 +369,7 @@ class Coreference:
         )
 
 
+_OF_THE_KIND = frozenset({"kind"})
 _TOPICS = frozenset({"topic", "repeated"})
 
 

@@ -824,7 +824,7 @@ class MultiTurn:
                 why += f", head {noun}"
             elif noun and m.etype in cat_types:
                 score += 2.0
-                why += f", a kind of {noun}"
+                why += f"{_OF_KIND}{noun}"
             elif noun and "work" in cat_types and m.etype in UNKNOWN_TYPES and m.gram == "topic":
                 # 这本书 / 这首歌 after 你读过X吗: titles are untyped, the topic frame vouches
                 score += 2.0
@@ -946,6 +946,7 @@ _PRAISED = re.compile(
     r"(?:很|超|超级|特别|挺|真)?(?:好看|好听|好玩|好吃|不错|经典|推荐)[的啊呀吧哦]*$"
 )
 _RECOMMENDED = re.compile(r"^(?:可以|推荐|建议)?(?:看看|看|听听|听|玩玩|玩|读读|读|试试)(?=..)")
+_OF_KIND = ", a kind of "  # the reason a candidate is of the kind a category noun names
 _KIND_ENDS = frozenset("座奖网版剧片语族省市县区路街线站队")  # 双鱼座 / 金球奖: kinds, not names
 _TITLE = re.compile(r"[^\s,，。？?！!、;；:：]+")
 _ANSWER_KINDS = frozenset({"NOUN", "DE", "ADJ"})  # 平凡的世界 / 狮子座
@@ -1029,7 +1030,8 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
     """Is the candidate salient in one of the ways ``kinds`` accepts: ``topic`` (a topic frame
     of rules/context.yaml), ``entity`` (a dictionary entity), ``repeated`` (said in two turns),
     ``named`` (a person/place/org/product name from POS), ``lead`` (the subject or topic of the
-    last user turn), ``exchange`` (asked about by the user and taken up by the answer), ``any``
+    last user turn), ``exchange`` (asked about by the user and taken up by the answer), ``kind``
+    (of the kind the query's category noun names: 这个星座 -> 狮子座), ``any``
     (whatever ranks first)?"""
     m = c.mention
     return (
@@ -1040,6 +1042,7 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
         or ("set" in kinds and m.is_set)
         or ("lead" in kinds and "subject of last user turn" in c.why)
         or ("exchange" in kinds and "topic of the last exchange" in c.why)
+        or ("kind" in kinds and _OF_KIND in c.why)
         or ("any" in kinds)
     )
 
