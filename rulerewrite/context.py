@@ -343,6 +343,7 @@ class ContextAnalyzer:
         self.topic_not_inside: tuple[str, ...] = ()
         self.non_entity: frozenset[str] = frozenset()
         self.named_kinds: list[tuple[re.Pattern[str], str]] = []
+        self.work_verbs: frozenset[str] = frozenset()
         # longest first (欧阳 before 欧) for str.startswith
         self.surnames: tuple[str, ...] = tuple(sorted(surnames_of(lexicon), key=lambda x: -len(x)))
         self.translit_chars: frozenset[str] = frozenset()
@@ -367,6 +368,8 @@ class ContextAnalyzer:
             if r.get("chars") and r.id == "transliteration":
                 self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
                 self.translit_min = int(r.get("min_len") or 3)
+            if r.get("work_verbs"):
+                self.work_verbs = self.work_verbs | frozenset(str(w) for w in r.get("work_verbs"))
             for kind, pat in (r.get("named_kinds") or {}).items():
                 self.named_kinds.append((re.compile(str(pat)), str(kind)))
             if r.get("non_entity"):
@@ -500,6 +503,13 @@ class ContextAnalyzer:
                 etype = self.type_by_suffix(phrase) or etype
             if etype == "thing" and phrase.endswith(self.human_words) and len(head.text) == 1:
                 etype = "human"  # 男/神: jieba cut the person word, the phrase still ends with it
+            if (
+                etype in _TITLE_TYPES
+                or (etype == "person" and not phrase.startswith(self.surnames))
+            ) and self._after_work_verb(toks, a):
+                # 听晴天 / 在追火影 / 听七里香 (tagged nr): what is listened to is a work; a name
+                # opening with a surname stays a person (听李开复说)
+                etype = "work"
             src = f"pos:{head.pos}"
             prot = False
             for ds, de, dt, dsrc in dict_spans:
@@ -640,6 +650,15 @@ class ContextAnalyzer:
         whatever jieba tagged it."""
         return len(word) >= self.translit_min and all(c in self.translit_chars for c in word)
 
+    def _after_work_verb(self, toks: Sequence[Token], a: int) -> bool:
+        """Does a verb of enjoying a work (听 / 看过 / 在追 / 播放, rules/context.yaml
+        work_verbs) govern the phrase starting at token ``a``, directly or over a measure
+        (来一首X / 看一部X)?"""
+        k = a - 1
+        if k >= 0 and toks[k].text in _WORK_MEASURES:
+            k -= 1
+        return k >= 0 and toks[k].text in self.work_verbs
+
     def type_by_suffix(self, phrase: str) -> str | None:
         """The type a phrase's ending gives it (…医疗险 -> product), if any; at least two
         characters must come before the suffix (险 alone or 保险 alone is no product name)."""
@@ -671,6 +690,9 @@ _PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢�
 
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
+# what a verb of enjoying a work may make a title of (and an nr word without a surname)
+_TITLE_TYPES = frozenset({"thing", "other"})
+_WORK_MEASURES = frozenset({"一首", "首", "一部", "部", "一本", "本", "一集", "一曲", "一下"})
 _MEASURE = frozenset("个些位只条")
 # verbal measures the chunker glues onto the next noun (讲解一下金瓶梅 / 看一次电影)
 _VERB_MEASURE = frozenset({"一下", "一下子", "一次", "一遍", "一趟", "一番"})
