@@ -109,7 +109,7 @@ def test_clear_memos_empties_the_applies_memo_and_the_benchmark_clears_it(rewrit
 def test_applies_memo_is_bounded(rewriter: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     pipe: Pipeline = rewriter.pipeline
     pipe.clear_memos()
-    monkeypatch.setattr(Pipeline, "_APPLIES_MEMO", 5)
+    monkeypatch.setattr(pipe._applies, "maxsize", 5)
     for i in range(12):
         rewriter.rewrite(f"它第{i}次保修多久", ["Galaxy S24 Ultra 有哪些颜色", "有四种颜色。"])
     assert 0 < len(pipe._applies) <= 5
