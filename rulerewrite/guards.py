@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import ahocorasick
 
+from rulerewrite.fastinit import fast_replace
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.text.normalize import Normalizer
 
@@ -45,21 +46,10 @@ class Protected:
         """The same commitments with the dialogue window's normalised turns: what
         ``dataclasses.replace(self, history=history)`` gives, without its per-call field
         introspection nor the frozen ``__init__`` (this runs once per rewrite with a history)."""
-        p = object.__new__(Protected)
-        s0, s1, s2, s3, s4 = _PROTECTED_SET
-        s0(p, self.items)
-        s1(p, self.negations)
-        s2(p, self.expansions)
-        s3(p, history)
-        s4(p, self.neg_terms)
-        return p
+        return _protected_with_history(self, history)
 
 
-# the slots of Protected, set directly by ``with_history`` (no frozen ``__init__``)
-_PROTECTED_SET = tuple(
-    getattr(Protected, f).__set__
-    for f in ("items", "negations", "expansions", "history", "neg_terms")
-)
+_protected_with_history = fast_replace(Protected, "history")
 
 
 class Guards:

@@ -27,6 +27,7 @@ from rulerewrite.context import (
     long_enough,
     new_mention,
 )
+from rulerewrite.fastinit import fast_init
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.memo import FifoMemo
 from rulerewrite.modes.base import State
@@ -77,18 +78,9 @@ class Candidate:
     why: str
 
 
-_CANDIDATE_SET = tuple(getattr(Candidate, f).__set__ for f in ("mention", "score", "why"))
-
-
-def new_candidate(mention: Mention, score: float, why: str) -> Candidate:
-    """``Candidate(mention, score, why)`` without the frozen ``__init__``'s per-field
-    ``object.__setattr__`` (rank makes one per candidate of every call)."""
-    c = object.__new__(Candidate)
-    s0, s1, s2 = _CANDIDATE_SET
-    s0(c, mention)
-    s1(c, score)
-    s2(c, why)
-    return c
+# Candidate(mention, score, why) without the frozen __init__ (rank makes one per candidate of
+# every call)
+new_candidate = fast_init(Candidate)
 
 
 class MultiTurn:
