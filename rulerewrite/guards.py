@@ -13,8 +13,9 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import ahocorasick
 
@@ -42,14 +43,14 @@ class Protected:
     # (term, targets, negations in the term) — a target stands for the term's negations
     neg_terms: tuple[tuple[str, tuple[str, ...], int], ...] = ()
 
-    def with_history(self, history: tuple[str, ...]) -> Protected:
-        """The same commitments with the dialogue window's normalised turns: what
-        ``dataclasses.replace(self, history=history)`` gives, without its per-call field
-        introspection nor the frozen ``__init__`` (this runs once per rewrite with a history)."""
-        return _protected_with_history(self, history)
+    # ``p.with_history(history)``: the same commitments with the dialogue window's normalised
+    # turns, what ``dataclasses.replace(p, history=history)`` gives, without its per-call field
+    # introspection nor the frozen ``__init__`` (once per rewrite with a history); generated
+    # from the fields below the class, and set as the method itself (no wrapper call)
+    with_history: ClassVar[Callable[[Protected, tuple[str, ...]], Protected]]
 
 
-_protected_with_history = fast_replace(Protected, "history")
+Protected.with_history = fast_replace(Protected, "history")
 
 
 class Guards:
