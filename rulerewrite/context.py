@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from rulerewrite.errors import QueryError
+from rulerewrite.fastinit import fast_init, fast_replace
 from rulerewrite.text.builtin_parser import is_stray_char
 from rulerewrite.text.normalize import clean_query
 from rulerewrite.text.parse import Parse, Parser, Token
@@ -35,18 +36,8 @@ class Turn:
     content: str
 
 
-_TURN_SET = tuple(getattr(Turn, f).__set__ for f in ("index", "role", "content"))
-
-
-def new_turn(index: int, role: str, content: str) -> Turn:
-    """``Turn(index, role, content)`` without the frozen ``__init__``'s per-field
-    ``object.__setattr__`` (every history message of every rewrite is one)."""
-    t = object.__new__(Turn)
-    s0, s1, s2 = _TURN_SET
-    s0(t, index)
-    s1(t, role)
-    s2(t, content)
-    return t
+# Turn(index, role, content) without the frozen __init__ (every history message of every rewrite)
+new_turn = fast_init(Turn)
 
 
 def parse_history(history: Sequence[Any] | None, *, max_chars: int = 4096) -> tuple[Turn, ...]:
@@ -140,39 +131,14 @@ class Mention:
     def at_turn(self, turn: int) -> Mention:
         """The same mention said at another turn index (``dataclasses.replace(m, turn=turn)``
         without its field introspection: a moved turn re-indexes all its mentions)."""
-        return new_mention(
-            self.text,
-            self.head,
-            self.etype,
-            turn,
-            self.role,
-            self.gram,
-            self.start,
-            self.end,
-            self.order,
-            self.source,
-            self.members,
-            self.protected,
-        )
+        return _mention_at_turn(self, turn)
 
 
-_MENTION_SET = tuple(
-    getattr(Mention, f).__set__
-    for f in (
-        "text",
-        "head",
-        "etype",
-        "turn",
-        "role",
-        "gram",
-        "start",
-        "end",
-        "order",
-        "source",
-        "members",
-        "protected",
-    )
-)
+# Mention(...) without the frozen __init__: the mentions of a turn are re-indexed whenever the
+# window slides, and shared spans, owners of attributes and ellipsis antecedents are made per
+# rewrite
+new_mention = fast_init(Mention)
+_mention_at_turn = fast_replace(Mention, "turn")
 
 
 def _after_addressee(
@@ -190,40 +156,6 @@ def _after_addressee(
             continue
         kept.append((s, e, phrase, head, etype, src_gram, prot))
     return kept
-
-
-def new_mention(
-    text: str,
-    head: str,
-    etype: str,
-    turn: int,
-    role: str,
-    gram: str,
-    start: int,
-    end: int,
-    order: int,
-    source: str,
-    members: tuple[str, ...] = (),
-    protected: bool = False,
-) -> Mention:
-    """``Mention(...)`` without the frozen ``__init__``'s object.__setattr__ per field (twelve):
-    the mentions of a turn are re-indexed whenever the window slides, and shared spans, owners
-    of attributes and ellipsis antecedents are made per rewrite."""
-    m = object.__new__(Mention)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 = _MENTION_SET
-    s0(m, text)
-    s1(m, head)
-    s2(m, etype)
-    s3(m, turn)
-    s4(m, role)
-    s5(m, gram)
-    s6(m, start)
-    s7(m, end)
-    s8(m, order)
-    s9(m, source)
-    s10(m, members)
-    s11(m, protected)
-    return m
 
 
 @dataclass(frozen=True, slots=True)

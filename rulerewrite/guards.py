@@ -13,11 +13,13 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import ahocorasick
 
+from rulerewrite.fastinit import fast_replace
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.text.normalize import Normalizer
 
@@ -41,25 +43,14 @@ class Protected:
     # (term, targets, negations in the term) — a target stands for the term's negations
     neg_terms: tuple[tuple[str, tuple[str, ...], int], ...] = ()
 
-    def with_history(self, history: tuple[str, ...]) -> Protected:
-        """The same commitments with the dialogue window's normalised turns: what
-        ``dataclasses.replace(self, history=history)`` gives, without its per-call field
-        introspection nor the frozen ``__init__`` (this runs once per rewrite with a history)."""
-        p = object.__new__(Protected)
-        s0, s1, s2, s3, s4 = _PROTECTED_SET
-        s0(p, self.items)
-        s1(p, self.negations)
-        s2(p, self.expansions)
-        s3(p, history)
-        s4(p, self.neg_terms)
-        return p
+    # ``p.with_history(history)``: the same commitments with the dialogue window's normalised
+    # turns, what ``dataclasses.replace(p, history=history)`` gives, without its per-call field
+    # introspection nor the frozen ``__init__`` (once per rewrite with a history); generated
+    # from the fields below the class, and set as the method itself (no wrapper call)
+    with_history: ClassVar[Callable[[Protected, tuple[str, ...]], Protected]]
 
 
-# the slots of Protected, set directly by ``with_history`` (no frozen ``__init__``)
-_PROTECTED_SET = tuple(
-    getattr(Protected, f).__set__
-    for f in ("items", "negations", "expansions", "history", "neg_terms")
-)
+Protected.with_history = fast_replace(Protected, "history")
 
 
 class Guards:
@@ -252,7 +243,7 @@ class Guards:
                 neg_out > neg_in
                 and self._negation_re is not None
                 and self._negation_re.search(chunk)
-                and not _from_history(chunk, prot.history)
+                and not _from_history(chunk, self._said(prot.history))
             ):  # the more specific reason first
                 return f"adds negation in {chunk!r}"
             why = self._unsupported(chunk, prot, orig)
@@ -362,9 +353,8 @@ class _Said:
         return s in self.joined if self.texts else False
 
 
-def _strip_history(rest: str, history: Sequence[str] | _Said) -> str:
+def _strip_history(rest: str, said: _Said) -> str:
     """Remove every run of >= 2 characters of ``rest`` that occurs in a history turn."""
-    said = history if isinstance(history, _Said) else _Said(history)
     if not said:
         return rest
     out: list[str] = []
@@ -429,25 +419,22 @@ def _common_suffix(a: str, b: str, n: int) -> int:
     return lo
 
 
-def _from_history(chunk: str, history: Sequence[str]) -> bool:
-    """Was ``chunk`` said in the dialogue, whole or as two pieces of two or more characters each
-    said there (不喜欢 from the answer + 朱飞 from the question: 为啥不喜欢朱飞)? A lone 不 is
-    no piece: a negation must come with the word it negates."""
-    if any(chunk in h for h in history):
+def _from_history(chunk: str, said: _Said) -> bool:
+    """Was ``chunk`` said in the dialogue (the history turns ``said`` searches), whole or as two
+    pieces of two or more characters each said there (不喜欢 from the answer + 朱飞 from the
+    question: 为啥不喜欢朱飞)? A lone 不 is no piece: a negation must come with the word it
+    negates."""
+    has = said.has
+    if has(chunk):
         return True
-    return any(
-        any(chunk[:k] in h for h in history) and any(chunk[k:] in h for h in history)
-        for k in range(2, len(chunk) - 1)
-    )
-
-
-_FLIP = str.maketrans({"你": "我", "您": "我", "我": ""})
+    return any(has(chunk[:k]) and has(chunk[k:]) for k in range(2, len(chunk) - 1))
 
 
 def _flip(h: str) -> str:
-    """``h.translate(_FLIP)`` with three C-level replacements (several times faster than a
-    dict-driven ``translate``): dropping every 我 first, then turning 你/您 into 我, is the
-    simultaneous mapping, since no 我 the second step writes is dropped."""
+    """``h`` with 你 and 您 turned into 我 and every 我 dropped, at once (as ``str.translate``
+    with that table), by three C-level replacements (several times faster than a dict-driven
+    ``translate``): dropping every 我 first, then turning 你/您 into 我, is the simultaneous
+    mapping, since no 我 the second step writes is dropped."""
     if "你" not in h and "您" not in h and "我" not in h:
         return h
     return h.replace("我", "").replace("你", "我").replace("您", "我")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -24,6 +23,7 @@ from rulerewrite.context import Turn
 from rulerewrite.guards import _FUNCTION_KINDS, Guards, Protected
 from rulerewrite.intent import IntentClassifier
 from rulerewrite.lexicon import Lexicon, Match
+from rulerewrite.memo import FifoMemo
 from rulerewrite.modes.base import MODE_ORDER, Features, Mode, State, build_modes
 from rulerewrite.result import (
     RewriteResult,
@@ -84,9 +84,7 @@ class Pipeline:
         # and whether there is a history. A mode that declares ``reads_standalone = False``
         # keeps the checklist's answer; the others' answers are memoised per (mode index, query,
         # standalone, has_history), computed on the real state on a miss (``clear_memos``).
-        # (an OrderedDict: dropping a plain dict's oldest key with ``next(iter(d))`` walks over
-        # every slot deleted before it, several microseconds per miss once the memo is full)
-        self._applies: OrderedDict[tuple[int, str, str, bool], bool] = OrderedDict()
+        self._applies: FifoMemo[tuple[int, str, str, bool], bool] = FifoMemo(self._APPLIES_MEMO)
         self._same_as_checklist = tuple(
             not getattr(m, "reads_standalone", True) for m in self.modes
         )
@@ -186,9 +184,7 @@ class Pipeline:
                 key = (k, query, state.standalone, has_history)
                 ok = memo.get(key)
                 if ok is None:
-                    ok = memo[key] = bool(m.applies(state))
-                    if len(memo) > self._APPLIES_MEMO:
-                        memo.popitem(last=False)
+                    ok = memo.put(key, bool(m.applies(state)))
                 if not ok:
                     continue
             new = m(state)

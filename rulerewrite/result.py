@@ -10,6 +10,8 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
+from rulerewrite.fastinit import fast_init
+
 Decision = Literal["search", "ask_user"]
 
 
@@ -124,73 +126,12 @@ _set_assumptions = _SET["assumptions"]
 _set_trace = _SET["trace"]
 
 
-_QUERY_SET = tuple(getattr(Query, f).__set__ for f in ("text", "source"))
-_REWRITTEN_SET = tuple(getattr(RewrittenQuery, f).__set__ for f in ("text", "modes"))
-_ENTITY_SET = tuple(
-    getattr(ContextEntity, f).__set__
-    for f in ("text", "type", "turn", "role", "grammatical_role", "slot")
-)
-_STEP_SET = tuple(
-    getattr(Step, f).__set__
-    for f in ("mode", "rule", "before", "after", "source_turn", "status", "note")
-)
-
-
-def new_query(text: str, source: str) -> Query:
-    """``Query(text, source)`` without the frozen ``__init__``'s per-field ``object.__setattr__``
-    (two or more per rewrite)."""
-    q = object.__new__(Query)
-    s0, s1 = _QUERY_SET
-    s0(q, text)
-    s1(q, source)
-    return q
-
-
-def new_rewritten(text: str, modes: tuple[str, ...]) -> RewrittenQuery:
-    """``RewrittenQuery(text, modes)``, as :func:`new_query` builds a Query."""
-    r = object.__new__(RewrittenQuery)
-    s0, s1 = _REWRITTEN_SET
-    s0(r, text)
-    s1(r, modes)
-    return r
-
-
-def new_entity(
-    text: str, type: str, turn: int, role: str, grammatical_role: str | None, slot: str | None
-) -> ContextEntity:
-    """``ContextEntity(...)`` with every field given, as :func:`new_query` builds a Query."""
-    e = object.__new__(ContextEntity)
-    s0, s1, s2, s3, s4, s5 = _ENTITY_SET
-    s0(e, text)
-    s1(e, type)
-    s2(e, turn)
-    s3(e, role)
-    s4(e, grammatical_role)
-    s5(e, slot)
-    return e
-
-
-def new_step(
-    mode: str,
-    rule: str,
-    before: str,
-    after: str,
-    source_turn: int | None,
-    status: str,
-    note: str,
-) -> Step:
-    """``Step(...)`` with every field given, as :func:`new_query` builds a Query (a trace line
-    or two per rewrite)."""
-    st = object.__new__(Step)
-    s0, s1, s2, s3, s4, s5, s6 = _STEP_SET
-    s0(st, mode)
-    s1(st, rule)
-    s2(st, before)
-    s3(st, after)
-    s4(st, source_turn)
-    s5(st, status)
-    s6(st, note)
-    return st
+# the parts of a result without the frozen __init__'s per-field object.__setattr__ (several per
+# rewrite); build_result below builds the result itself
+new_query = fast_init(Query)
+new_rewritten = fast_init(RewrittenQuery)
+new_entity = fast_init(ContextEntity)
+new_step = fast_init(Step)
 
 
 def build_result(

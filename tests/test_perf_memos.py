@@ -22,11 +22,11 @@ import pytest
 
 from rulerewrite.context import Turn, parse_history
 from rulerewrite.guards import (
-    _FLIP,
     Guards,
     _common_prefix,
     _common_suffix,
     _flip,
+    _from_history,
     _Said,
     _strip_history,
 )
@@ -109,7 +109,7 @@ def test_clear_memos_empties_the_applies_memo_and_the_benchmark_clears_it(rewrit
 def test_applies_memo_is_bounded(rewriter: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     pipe: Pipeline = rewriter.pipeline
     pipe.clear_memos()
-    monkeypatch.setattr(Pipeline, "_APPLIES_MEMO", 5)
+    monkeypatch.setattr(pipe._applies, "maxsize", 5)
     for i in range(12):
         rewriter.rewrite(f"它第{i}次保修多久", ["Galaxy S24 Ultra 有哪些颜色", "有四种颜色。"])
     assert 0 < len(pipe._applies) <= 5
@@ -151,7 +151,7 @@ def test_strip_history_equals_the_reference_on_random_texts() -> None:
     for _ in range(4000):
         history = [_random_text(rng, alphabet, 0, 12) for _ in range(rng.randint(0, 3))]
         rest = _random_text(rng, alphabet, 0, 14)
-        assert _strip_history(rest, history) == _strip_history_reference(rest, history), (
+        assert _strip_history(rest, _Said(history)) == _strip_history_reference(rest, history), (
             rest,
             history,
         )
@@ -160,7 +160,7 @@ def test_strip_history_equals_the_reference_on_random_texts() -> None:
 def test_strip_history_equals_the_reference_on_dialogue_texts() -> None:
     history = ["Galaxy S24 Ultra 有哪些颜色", "有四种颜色。", "我可以帮您查订单吗"]
     for rest in ["galaxy s24 ultra的保修期", "四种颜色  哪个好", "帮您查 订单", "  ", "查订单吗吗"]:
-        assert _strip_history(rest, history) == _strip_history_reference(rest, history)
+        assert _strip_history(rest, _Said(history)) == _strip_history_reference(rest, history)
 
 
 def test_edit_region_equals_the_character_loop() -> None:
@@ -192,10 +192,41 @@ def test_edit_region_equals_the_character_loop() -> None:
 
 
 def test_flip_equals_the_translation_table() -> None:
+    table = str.maketrans({"你": "我", "您": "我", "我": ""})
     rng = random.Random(3)
     for _ in range(3000):
         h = _random_text(rng, "你您我他好吗", 0, 10)
-        assert _flip(h) == h.translate(_FLIP), h
+        assert _flip(h) == h.translate(table), h
+
+
+def test_said_and_from_history_equal_a_search_per_turn() -> None:
+    """``_Said.has`` is ``any(s in t for t in texts)`` (a string holding the separator too), so
+    ``_from_history`` on a ``_Said`` answers what it answered scanning the turns one by one."""
+
+    def from_history_reference(chunk: str, history: list[str]) -> bool:
+        if any(chunk in h for h in history):
+            return True
+        return any(
+            any(chunk[:k] in h for h in history) and any(chunk[k:] in h for h in history)
+            for k in range(2, len(chunk) - 1)
+        )
+
+    rng = random.Random(9)
+    answers: set[tuple[bool, bool]] = set()
+    alphabet = "不喜欢朱飞为啥\x00 "
+    fixed = [("不喜欢朱飞", ["你喜欢朱飞吗", "不喜欢"]), ("不喜欢", []), ("", ["a"]), ("", [])]
+    for chunk, history in fixed + [
+        (_random_text(rng, alphabet, 0, 8), [_random_text(rng, alphabet, 0, 10) for _ in range(n)])
+        for n in (rng.randint(0, 3) for _ in range(4000))
+    ]:
+        said = _Said(history)
+        assert said.has(chunk) == any(chunk in h for h in history), (chunk, history)
+        want = from_history_reference(chunk, history)
+        assert _from_history(chunk, said) == want, (chunk, history)
+        answers.add((want, any(chunk in h for h in history)))
+    assert answers == {(False, False), (True, False), (True, True)}  # every case met
+    assert _from_history("不喜欢朱飞", _Said(["你喜欢朱飞吗", "不喜欢"]))  # two pieces
+    assert not _from_history("不朱飞", _Said(["你喜欢朱飞吗", "不喜欢"]))  # a lone 不
 
 
 def test_joined_window_memo_equals_a_fresh_one(rewriter: Any) -> None:

@@ -11,7 +11,6 @@ import hashlib
 import operator
 import os
 import pickle
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ import ahocorasick
 from rulerewrite.errors import Diagnostic, LexiconError, UnknownDomainError
 from rulerewrite.lexicon.model import Entry, Intent, Match, Rule, new_match
 from rulerewrite.lexicon.schema import ParsedFile, cross_check, read_file
+from rulerewrite.memo import FifoMemo
 from rulerewrite.text.normalize import Normalizer, NormText
 from rulerewrite.text.segment import Segmenter
 
@@ -289,16 +289,12 @@ class Lexicon:
 
     def match_tuple(self, norm: NormText) -> tuple[Match, ...]:
         """:meth:`match` as the memoised tuple itself (immutable: no copy)."""
-        cache = self.__dict__.get("_match_cache")
+        cache: FifoMemo[str, tuple[Match, ...]] | None = self.__dict__.get("_match_cache")
         if cache is None:
-            # FIFO: an OrderedDict drops its oldest key in O(1) (a plain dict's next(iter(d))
-            # walks over every slot deleted before it)
-            cache = self.__dict__["_match_cache"] = OrderedDict()
-        hit: tuple[Match, ...] | None = cache.get(norm.text)
+            cache = self.__dict__["_match_cache"] = FifoMemo(_MATCH_CACHE_SIZE)
+        hit = cache.get(norm.text)
         if hit is None:
-            if len(cache) >= _MATCH_CACHE_SIZE:
-                cache.popitem(last=False)  # the oldest entry (no periodic full flush)
-            hit = cache[norm.text] = tuple(resolve(self.scan(norm)))
+            hit = cache.put(norm.text, tuple(resolve(self.scan(norm))))
         return hit
 
     def entries_of(self, kind: str) -> tuple[Entry, ...]:

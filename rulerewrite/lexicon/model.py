@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulerewrite.fastinit import fast_init
+
 # Entry kinds, in the order overlaps are resolved: a protected entity or a blocking word wins
 # over any other match it overlaps, whatever its length; among the rest the longest match wins.
 PROTECTED_KINDS = frozenset({"entity", "blocking"})
@@ -84,16 +86,6 @@ class Match:
         return None
 
 
-_MATCH_SET = tuple(getattr(Match, f).__set__ for f in ("start", "end", "key", "entries"))
-
-
-def new_match(start: int, end: int, key: str, entries: tuple[Entry, ...]) -> Match:
-    """``Match(start, end, key, entries)`` without the frozen ``__init__``'s per-field
-    ``object.__setattr__`` (the automaton scan makes several per query)."""
-    m = object.__new__(Match)
-    s0, s1, s2, s3 = _MATCH_SET
-    s0(m, start)
-    s1(m, end)
-    s2(m, key)
-    s3(m, entries)
-    return m
+# Match(start, end, key, entries) without the frozen __init__ (the automaton scan makes several
+# per query)
+new_match = fast_init(Match)

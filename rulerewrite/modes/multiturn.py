@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -28,7 +27,9 @@ from rulerewrite.context import (
     long_enough,
     new_mention,
 )
+from rulerewrite.fastinit import fast_init
 from rulerewrite.lexicon import Lexicon
+from rulerewrite.memo import FifoMemo
 from rulerewrite.modes.base import State
 from rulerewrite.result import new_entity, new_step
 from rulerewrite.text.builtin_parser import is_question_word, kind_of, may_end_name
@@ -77,18 +78,9 @@ class Candidate:
     why: str
 
 
-_CANDIDATE_SET = tuple(getattr(Candidate, f).__set__ for f in ("mention", "score", "why"))
-
-
-def new_candidate(mention: Mention, score: float, why: str) -> Candidate:
-    """``Candidate(mention, score, why)`` without the frozen ``__init__``'s per-field
-    ``object.__setattr__`` (rank makes one per candidate of every call)."""
-    c = object.__new__(Candidate)
-    s0, s1, s2 = _CANDIDATE_SET
-    s0(c, mention)
-    s1(c, score)
-    s2(c, why)
-    return c
+# Candidate(mention, score, why) without the frozen __init__ (rank makes one per candidate of
+# every call)
+new_candidate = fast_init(Candidate)
 
 
 class MultiTurn:
@@ -491,9 +483,7 @@ class MultiTurn:
                             s, e = _whole_in_both(tis[i].parse, ia, tis[j].parse, ib, size)
                             if e - s >= 2:
                                 span = self._topic_span(tis[j], s, e)
-                    pairs[key] = span  # a pair with nothing in common is remembered too
-                    if len(pairs) > 8192:
-                        pairs.popitem(last=False)
+                    pairs.put(key, span)  # a pair with nothing in common is remembered too
                 if span is None or span[2] in out:
                     continue
                 s, e, phrase, etype = span
@@ -639,9 +629,7 @@ class MultiTurn:
             mentions += owners
         # the window-only part of each candidate's score, filled in on first use by rank
         pool = _Pool(tuple(mentions), echoed, _Window.of(turns), [None] * len(mentions))
-        pools[key] = pool
-        if len(pools) > 4096:
-            pools.popitem(last=False)
+        pools.put(key, pool)
         return pool
 
     def _static(self, win: _Window, m: Mention, echoed: frozenset[str]) -> _Static:
@@ -901,10 +889,13 @@ class _Shared:
 
     analyzer: ContextAnalyzer
     refs: Any = None  # the memoised MultiTurn._references
-    pools: OrderedDict[tuple[tuple[int, str, str], ...], _Pool] = field(default_factory=OrderedDict)
-    # FIFO memos: an OrderedDict drops its oldest key in O(1)
-    shared_pair: OrderedDict[tuple[str, str], tuple[int, int, str, str] | None] = field(
-        default_factory=OrderedDict
+    # a hit moves its window last (least recently used first out)
+    pools: FifoMemo[tuple[tuple[int, str, str], ...], _Pool] = field(
+        default_factory=lambda: FifoMemo(4096)
+    )
+    # a hit does not move (first in, first out)
+    shared_pair: FifoMemo[tuple[str, str], tuple[int, int, str, str] | None] = field(
+        default_factory=lambda: FifoMemo(8192)
     )
 
 

@@ -36,12 +36,12 @@ import json
 import logging
 import os
 import warnings
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rulerewrite.errors import ParserError
+from rulerewrite.memo import FifoMemo
 from rulerewrite.text.builtin_parser import QUESTION_PARTICLES, QUESTION_WORDS
 from rulerewrite.text.builtin_parser import _merge_latin as merge_latin
 from rulerewrite.text.parse import Parse, Token
@@ -290,8 +290,8 @@ class HanLPParser:
         self.labels = dict(labels) if labels else None
         self.batch_size = batch_size
         self.torch_threads = torch_threads
-        self._cache_size = cache_size
-        self._cache: OrderedDict[str, Parse] = OrderedDict()
+        # a hit moves its text last (least recently used first out)
+        self._cache: FifoMemo[str, Parse] = FifoMemo(cache_size)
         self._component: Any = None
         self._use_pos = False
         self.calls = 0  # sentences sent to the model (cache misses), for tests and diagnostics
@@ -371,7 +371,7 @@ class HanLPParser:
         for k in range(0, len(todo), self.batch_size):
             chunk = todo[k : k + self.batch_size]
             for text, parse in zip(chunk, self._analyse(chunk), strict=True):
-                self._remember(text, parse)
+                self._cache.put(text, parse)
         out: list[Parse] = []
         for t in texts:
             p = self._cache.get(t)
@@ -381,11 +381,6 @@ class HanLPParser:
                 self._cache.move_to_end(t)
             out.append(p)
         return out
-
-    def _remember(self, text: str, parse: Parse) -> None:
-        self._cache[text] = parse
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
 
     # -- the analysis --------------------------------------------------------------------------
 
