@@ -277,8 +277,12 @@ class Ellipsis:
             ):
                 # 什么漫画 / 进击的巨人: the title is the whole answer, not its last noun
                 best = new_candidate(whole, best.score, best.why + ", the whole answer")
+        named = self._named_object(state, d, cands) if kind == "object" else None
+        if named is not None:
+            best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
             (answered is not None and asks and best.mention.turn == answered)
+            or named is not None
             or self._confident(cands, kinds, floor)
         ):
             return state.note(
@@ -286,7 +290,7 @@ class Ellipsis:
                 self.mt.sources.get(f"missing_{kind}", "ellipsis"),
                 f"missing {kind}: best {best.mention.text} not salient enough ({best.why})",
             )
-        if kind == "object":
+        if kind == "object" and named is None:
             objs = [c for c in cands if c.mention.gram in ("obj", "dep", "coo")]
             if objs and objs[0].score >= best.score - 1.0:
                 best = objs[0]
@@ -320,6 +324,23 @@ class Ellipsis:
             slot=kind,
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
+        )
+
+    def _named_object(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
+        """The candidate the assistant's last turn is nothing but (a bare noun phrase: 生蚝呀 /
+        泰国呀), when a verb of the query lacks its object (没吃过 / 春节想去): what the user
+        reacts to is the thing just named."""
+        last = _answered(state, d)
+        said = self.mt.bare_noun_phrase(last.turn.content, _NOUN_PHRASE_KINDS) if last else None
+        if last is None or said is None or _PERSONAL.search(said):
+            return None
+        if any(said.endswith(n) for n in self.mt.category_nouns):
+            return None  # 游戏 / 短篇小说: the kind of the topic, not a thing of its own
+        if any(c.mention.turn != last.turn.index and c.mention.text in said for c in cands):
+            return None  # 你对李健怎么看 / 音乐诗人李健: it describes the topic asked about
+        return next(
+            (c for c in cands if c.mention.turn == last.turn.index and c.mention.text == said),
+            None,
         )
 
     def _copula_led(self, parse: Parse) -> bool:
