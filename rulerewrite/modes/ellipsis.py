@@ -1046,10 +1046,15 @@ class Ellipsis:
             maker = self.mt.parse(by.group("who")).tokens
             if not maker or any(kind_of(t.pos, t.text) != "NOUN" for t in maker):
                 return None
-        elif not m.group("np").endswith(self.identity_heads) or any(
-            kind_of(t.pos, t.text) in ("VERB", "PRON") for t in np_toks
+        elif (
+            not m.group("np").endswith(self.identity_heads)
+            or not np_toks
+            or kind_of(np_toks[0].pos, np_toks[0].text) == "VERB"
+            or any(kind_of(t.pos, t.text) == "PRON" for t in np_toks)
         ):
-            return None  # 喜欢看电影 / 我的书: a clause or the speakers' thing, not a kind
+            # 喜欢看电影 / 我的书: a clause or the speakers' thing, not a kind; a verb inside a
+            # modifier is fine (成都地下说唱皇帝 / 陀思妥耶夫斯基写的小说)
+            return None
         user = next((ti for ti in reversed(d.turns[-2:]) if ti.turn.role == "user"), None)
         if user is None:
             return None
