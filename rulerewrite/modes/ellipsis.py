@@ -133,6 +133,7 @@ class Ellipsis:
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
         )
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
+        self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
         self.statement_short = int(self.mt.values.get("statement_short", 0))
         self.statement_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_statement", [])
@@ -582,6 +583,10 @@ class Ellipsis:
         for w in self.why_openers:
             if said.startswith(w) and len(said) - len(w) >= 2 and not said.startswith("我们"):
                 said = said[len(w) :]
+                break
+        for w in self.why_hedges:
+            if said.startswith(w) and len(said) - len(w) >= 3:
+                said = said[len(w) :]  # 估计短期内都不会去: the hedge is no part of the reason
                 break
         pat = self.mt.patterns.get("why_negated_reply")
         m = pat[0].match(said) if pat else None
