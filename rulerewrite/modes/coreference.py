@@ -8,6 +8,7 @@ from typing import Any
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
+    UNKNOWN_TYPES,
     Candidate,
     MultiTurn,
     Ref,
@@ -176,6 +177,14 @@ class Coreference:
             etype=ref.etype,
             titles_only=ref.kind == "pronoun",
         )
+        kinds_of = self.mt.category_types.get(ref.noun, ()) if ref.noun else ()
+        if kinds_of and "work" not in kinds_of:
+            # 那个公司 / 这款手机: a thing of another kind is no antecedent; an untyped phrase
+            # may still be one (a name the dictionaries and suffixes do not know). Titles
+            # (这本书 / 这首歌) come with any tag jieba gives them (巴黎圣母院 ns)
+            cands = [
+                c for c in cands if c.mention.etype in kinds_of or c.mention.etype in UNKNOWN_TYPES
+            ]
         gender = self.pronoun_gender.get(ref.text)
         if gender is not None:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
