@@ -313,6 +313,10 @@ class ContextAnalyzer:
             if r.pattern is not None and r.get("kind") == "set":
                 self.set_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
+        # a polite opener (劳驾 / 麻烦) is no thing talked about, whatever jieba tags it
+        self.non_entity = self.non_entity | frozenset(
+            e.text for e in lexicon.entries_of("fw:polite")
+        )
         # the person words of two or more characters, for phrases jieba cut inside one (男/神)
         self.human_words = tuple(h for h in self.human_heads if len(h) >= 2)
         addressee = lexicon.rule("context", "addressee")

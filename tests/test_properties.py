@@ -18,7 +18,15 @@ from hypothesis import strategies as st
 
 from rulerewrite import QueryError, Rewriter, RewriteResult
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# derandomize: every run explores the same 60 inputs, so a failure comes from a change of the
+# engine, not from the draw. Random exploration (derandomize=False, run locally when changing
+# the modes) is how the @example cases below were found.
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 # Modes whose outputs are partial by design (a split keeps each entity in at least one part).
 SPLITTING = frozenset({"multi_intent", "comparison"})
 EXPANDING = frozenset({"synonym", "alias", "synonym_canonical", "colloquial"})
@@ -212,6 +220,10 @@ def test_protected_entities_and_negations_survive(query: str, history: list[str]
 # found by Hypothesis: an antecedent said after a polite opener (劳驾88VIP), which the
 # normaliser strips from the front of the rewrite the second time round
 @example("什么时候发工资", ["劳驾88VIP"])
+# found by Hypothesis: a verb echo (不予 + its object from the last turn) left the echoed verb
+# phrase without the entity subject it had there, which the second rewrite then put back
+@example("不予", ["502 Bad Gateway不予7天无理由退货"])
+@example("不予", ["502 Bad Gateway502 Bad Gateway不予多少钱"])
 def test_rewriting_standalone_again_changes_nothing(query: str, history: list[str]) -> None:
     res = safe_rewrite(query, history)
     assume(res is not None)

@@ -155,6 +155,13 @@ class Ellipsis:
         return state.features.length <= 10 and any(w in state.standalone for w in self.ask_words)
 
     def __call__(self, state: State) -> State:
+        return self._complete(state, echo_again=True)
+
+    def _complete(self, state: State, *, echo_again: bool) -> State:
+        """The query completed; after a verb echo (不予 -> 不予7天无理由退货) the result is read
+        once more (``echo_again`` False, no second echo), so that a subject the echoed verb
+        phrase still misses is put back now, not by rewriting the rewrite: a rewrite of the
+        rewrite changes nothing."""
         if state.decision == "ask_user" or "coreference" in state.modes:
             return state
         if state.has("fw:comparison"):
@@ -196,7 +203,7 @@ class Ellipsis:
             return state  # 哪个更便宜 / 哪款手机: a choice, comparison decides
         echo = self._verb_echo(state, d, parse)
         if echo is not None:
-            return echo
+            return self._complete(echo, echo_again=False) if echo_again else echo
         gap = ("subject", at) if member else self._gap(parse)
         if gap is not None and gap[0] == "subject" and not member:
             # read after an opening acknowledgement: 好吧大阪提供…吗 has its subject (大阪);
@@ -232,6 +239,8 @@ class Ellipsis:
             for c in self.mt.rank(d, text=text)
             if not _is_pronounish(c.mention)
             and text not in c.mention.text  # 宽板凳 after 宽板凳神鲜杨家: an echo, not a gap
+            # 不想喝热水了: 万能的热水 is already there as the object, it fills no other gap
+            and not (len(c.mention.head) >= 2 and c.mention.head in text)
             and c.mention.turn in recent
             # a place is the setting of a chat, not its topic, unless the query asks about one
             and (
