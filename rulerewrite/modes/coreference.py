@@ -146,14 +146,16 @@ class Coreference:
             if ref.animacy != "human" and not ref.plural
             else None
         )
+        why = "answer to a which-question"
+        if answer is None and ref.text in _BARE_THIS and ref.etype is None and not ref.noun:
+            answer = self.mt.named_last(state, d, orig_text)  # 水煮肉片 / 这个是零食嘛
+            why = "what the assistant just named"
         if answer is not None:
             # 你最喜欢哪本书 / 围城 / 这本书谁写的: what the assistant just named in answer
             end = ref.noun_end if ref.noun else ref.end
             if not ref.noun and text[end : end + 1] == answer.text[-1:]:
                 end += 1  # 这个座 / 狮子座: the word's last character is the noun
-            return self._replace(
-                state, ref, Candidate(answer, 10.0, "answer to a which-question"), end
-            )
+            return self._replace(state, ref, Candidate(answer, 10.0, why), end)
         if ref.noun and not self.mt.is_category(ref.noun):
             # 这个问题 / 那部分: the demonstrative determines an ordinary noun; resolve only when
             # an antecedent is headed by that very noun (这本书 -> 《三体》 is not knowable)
@@ -379,6 +381,8 @@ class Coreference:
 
 
 _OF_THE_KIND = frozenset({"kind"})
+# demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
+_BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
 _TOPICS = frozenset({"topic", "repeated"})
 
 

@@ -152,6 +152,7 @@ class MultiTurn:
         self.attribute_words = frozenset(self.words.get("attribute_nouns", ())) | frozenset(
             w for _t, ws, _s in self.type_hints for w in ws
         )
+        self.attribute_openers = tuple(sorted(self.attribute_words))  # for str.startswith
         self.attribute_heads = sorted(
             self.words.get("attribute_nouns", frozenset()), key=len, reverse=True
         )
@@ -367,6 +368,31 @@ class MultiTurn:
         ):
             return None
         return last
+
+    def named_last(self, state: State, d: Dialogue, text: str) -> Mention | None:
+        """What the assistant's last turn only named (水煮肉片 / 来个鱼香肉丝 / 有火锅: a bare
+        noun phrase after an offering verb), when ``text`` does not hold it: what a bare 这个 /
+        它 right after it points at. None when the turn says more, names a person or a kind."""
+        if not d.turns or not state.history:
+            return None
+        last = d.turns[-1]
+        if last.turn.role != "assistant" or last.turn.index != state.history[-1].index:
+            return None
+        if len(d.turns) >= 2 and _IDENTITY_Q.search(d.turns[-2].turn.content):
+            return None  # JAVA是什么 / 编程语言啊: the answer describes the topic asked about
+        said = _OFFERED.sub("", last.turn.content.strip())
+        np = self.bare_noun_phrase(said, _ANSWER_KINDS)
+        if (
+            np is None
+            or np in text
+            or any(np.endswith(n) for n in self.category_nouns)
+            or np.startswith(self.attribute_openers)
+        ):
+            return None  # 游戏 / 情节很漂亮: a kind, or an attribute of the topic
+        named = [m for m in last.mentions if not m.is_set and m.text == np]
+        if not named or named[0].etype in HUMAN_TYPES:
+            return None
+        return named[0]
 
     def asked_kind(self, question: str) -> str | None:
         """The kind of work a what-question asks for (什么动漫 / 哪首歌 / 啥书 -> 动漫 / 歌 / 书:
@@ -938,6 +964,8 @@ _PRAISED = re.compile(
 )
 _RECOMMENDED = re.compile(r"^(?:可以|推荐|建议)?(?:看看|看|听听|听|玩玩|玩|读读|读|试试)(?=..)")
 _OF_KIND = ", a kind of "  # the reason a candidate is of the kind a category noun names
+# an offer before what the assistant names (来个鱼香肉丝 / 有火锅 / 吃盖饭)
+_OFFERED = re.compile(r"^(?:来个|来份|来一份|来一个|来点|有|吃|就)(?=..)")
 _KIND_ENDS = frozenset("座奖网版剧片语族省市县区路街线站队")  # 双鱼座 / 金球奖: kinds, not names
 _TITLE = re.compile(r"[^\s,，。？?！!、;；:：]+")
 _ANSWER_KINDS = frozenset({"NOUN", "DE", "ADJ"})  # 平凡的世界 / 狮子座
