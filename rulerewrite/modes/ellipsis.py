@@ -240,7 +240,12 @@ class Ellipsis:
             if not _is_pronounish(c.mention)
             and text not in c.mention.text  # 宽板凳 after 宽板凳神鲜杨家: an echo, not a gap
             # 不想喝热水了: 万能的热水 is already there as the object, it fills no other gap
-            and not (len(c.mention.head) >= 2 and c.mention.head in text)
+            # (审批流程呢 opens with 审批: what it asks about belongs to 差旅标准审批)
+            and not (
+                len(c.mention.head) >= 2
+                and c.mention.head in text
+                and not text.startswith(c.mention.head)
+            )
             and c.mention.turn in recent
             # a place is the setting of a chat, not its topic, unless the query asks about one
             and (
