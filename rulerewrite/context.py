@@ -407,12 +407,16 @@ class ContextAnalyzer:
         text = parse.text
         toks = parse.tokens
         norm = self.lexicon.normalizer(text)
+        # 小微泡泡糖怎么样: the turn addresses the assistant; nothing is said before ``cut``
+        lead = self.addressee.match(text) if self.addressee is not None else None
+        cut = lead.end() if lead is not None else 0
         dict_spans: list[tuple[int, int, str, str]] = []  # original offsets, etype, source
         for m in self.lexicon.match(norm):
             ent = m.first("entity")
             if ent is not None:
                 s, en = norm.to_original(m.start, m.end)
-                dict_spans.append((s, en, ent.etype or "other", ent.source))
+                if en > cut:
+                    dict_spans.append((max(s, cut), en, ent.etype or "other", ent.source))
         out: list[tuple[int, int, str, str, str, str, bool]] = []
         for a, b in noun_phrases(parse):
             head = toks[b - 1]
@@ -461,8 +465,6 @@ class ContextAnalyzer:
                 sub = ENTITY_TYPES_OF_POS.get(t.pos)
                 if sub in ("person", "place", "org", "product") and t.text not in self.non_entity:
                     out.append((t.start, t.end, t.text, t.text, sub, f"pos:{t.pos}|att", False))
-        lead = self.addressee.match(text) if self.addressee is not None else None
-        cut = lead.end() if lead is not None else 0
         body = text[cut:]  # 小微你觉得X怎么样: the frame opens after the address
         if cut:
             out = _after_addressee(out, text, cut)
@@ -528,8 +530,6 @@ class ContextAnalyzer:
         for ds, de, dt, dsrc in dict_spans:  # dictionary entities not already a mention
             if not any(s == ds and de == e for s, e, *_ in out):
                 out.append((ds, de, text[ds:de], text[ds:de], dt, dsrc + "|dep", True))
-        if cut:
-            out = _after_addressee(out, text, cut)
         out.sort()
         mentions: list[Mention] = []
         # the length/measure-word test is for phrases the POS chunker made; a dictionary entity

@@ -192,7 +192,7 @@ class Coreference:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
         narrative = self.mt.is_statement(orig_text)
         kinds = self.mt.statement_kinds if narrative else self.salient_kinds
-        if ref.noun and self.mt.is_category(ref.noun):
+        if kinds_of:
             # 这个星座 / 这部电影: a thing of the kind named is specific enough, statement or not
             kinds = kinds | _OF_THE_KIND
         # a person the user named in the last user turn, or one both speakers said

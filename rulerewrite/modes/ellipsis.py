@@ -587,21 +587,17 @@ class Ellipsis:
         )
 
     def _why_statement(self, d: Dialogue, said: str) -> str:
-        """The assistant's statement as the body of a why question: its first-person opener
-        dropped (我觉得不应该… -> 不应该…), and a short negated reply completed with the object
+        """The assistant's statement as the body of a why question: its first-person opener and
+        a hedge dropped (我觉得不应该… -> 不应该…; 估计短期内… -> 短期内…), and a short negated reply completed with the object
         of the user's question with the same verb (你会五笔吗 / 不会 -> 不会五笔); an opening
         acknowledgement goes too (嗯嗯我放弃了 -> 放弃了)."""
         ack = self.ack.match(said) if self.ack is not None else None
         if ack is not None and len(said) - ack.end() >= 2:
             said = said[ack.end() :]
-        for w in self.why_openers:
-            if said.startswith(w) and len(said) - len(w) >= 2 and not said.startswith("我们"):
-                said = said[len(w) :]
-                break
-        for w in self.why_hedges:
-            if said.startswith(w) and len(said) - len(w) >= 3:
-                said = said[len(w) :]  # 估计短期内都不会去: the hedge is no part of the reason
-                break
+        if not said.startswith("我们"):
+            said = _drop_opener(said, self.why_openers, keep=2)
+        # 估计短期内都不会去: the hedge is no part of the reason
+        said = _drop_opener(said, self.why_hedges, keep=3)
         pat = self.mt.patterns.get("why_negated_reply")
         m = pat[0].match(said) if pat else None
         user = d.last_user()
@@ -1274,6 +1270,15 @@ def _time_tokens(ti: TurnInfo) -> list[Mention]:
         new_mention(m.group(), m.group(), "time", idx, role, "adv", m.start(), m.end(), 0, "time")
         for m in _TIME.finditer(ti.turn.content)
     ]
+
+
+def _drop_opener(said: str, openers: list[str], *, keep: int) -> str:
+    """``said`` without the first of ``openers`` (longest first) it opens with, when at least
+    ``keep`` characters are left (我觉得不应该… -> 不应该…; 估计短期内… -> 短期内…)."""
+    for w in openers:
+        if said.startswith(w) and len(said) - len(w) >= keep:
+            return said[len(w) :]
+    return said
 
 
 def _names_a_kind(t: Token) -> bool:

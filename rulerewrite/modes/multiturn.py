@@ -358,13 +358,14 @@ class MultiTurn:
             last.turn.role != "assistant"
             or last.turn.index != state.history[-1].index
             or asked.turn.role != "user"
-            or not (_WHICH_Q.search(asked.turn.content) or self.asked_kind(asked.turn.content))
             or _IDENTITY_Q.search(asked.turn.content)
         ):
             return None
+        kind = self.asked_kind(asked.turn.content)
+        if not (_WHICH_Q.search(asked.turn.content) or kind):
+            return None
         if self.bare_noun_phrase(last.turn.content, _ANSWER_KINDS) is None and (
-            self.asked_kind(asked.turn.content) is None
-            or self.title_answer(last.turn.content) is None
+            kind is None or self.title_answer(last.turn.content) is None
         ):
             return None
         return last
