@@ -128,6 +128,9 @@ class Ellipsis:
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
         asked = self.opinion_rule.get("question") if self.opinion_rule is not None else None
         self.opinion_question = re.compile(str(asked)) if asked else None
+        self.who_rule = lexicon.rule("completeness", "answer_who")
+        who = self.who_rule.get("question") if self.who_rule is not None else None
+        self.who_question = re.compile(str(who)) if who else None
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
@@ -186,6 +189,7 @@ class Ellipsis:
             or self._wh_answer(state, d, text)
             or self._unknown(state, d, text)
             or self._identity(state, d, text)
+            or self._who_answer(state, d, text)
             or self._confirm(state, d, text)
             or self._comment(state, d, text)
             or self._opinion(state, d, text)
@@ -869,6 +873,44 @@ class Ellipsis:
             "statement",
             slot="question",
             note=f"answer to {asked!r}: {core} for {m.group(0)}",
+            confidence=0.7,
+        )
+
+    def _who_answer(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A noun phrase answering the assistant's identity question says what its subject is
+        (张孝全是谁啊 / 我男神 -> 张孝全是我男神; 围城的作者是谁 / 没记错的话是钱钟书 ->
+        没记错的话围城的作者是钱钟书)."""
+        rule, asking = self.who_rule, self.who_question
+        last = _answered(state, d)
+        if rule is None or rule.pattern is None or asking is None or last is None:
+            return None
+        q = asking.match(last.turn.content.strip().rstrip("?？!！。.~ "))
+        said = text.strip().rstrip("?？!！。.~ ")
+        m = rule.pattern.match(said)
+        if q is None or m is None or q.group("s") in said or _HAS_QWORD.search(said):
+            return None  # 同英语废是啥意思 / 啥意思: asking back, not answering
+        subject = q.group("s")
+        if any(kind_of(t.pos, t.text) == "PRON" for t in self.mt.parse(subject).tokens):
+            return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
+        toks = self.mt.parse(m.group("np").strip()).tokens
+        if not toks or kind_of(toks[-1].pos, toks[-1].text) != "NOUN":
+            return None  # 不知道 / 夺得第一名: a clause, not what the subject is
+        for i, t in enumerate(toks):
+            if kind_of(t.pos, t.text) == "VERB" and not any(u.text == "的" for u in toks[i + 1 :]):
+                return None  # a verb outside a modifier (写月亮与六便士的人 is fine)
+        lead = m.group("lead")
+        new = lead + subject + ("" if m.group("cop") else "是") + said[len(lead) :]
+        new += text.strip()[len(said) :]
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            subject,
+            last,
+            "subj",
+            etype="thing",
+            slot="subject",
+            note=f"{m.group('np').strip()} says what {subject} is",
             confidence=0.7,
         )
 
