@@ -28,6 +28,8 @@ _PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "�
 _NE = re.compile(
     r"^(?P<lead>(?:那(?![个些种位款样])|那么|那如果|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
 )
+# particles that may end a sentence after its sentence-final 了 (拿到了吗 / 买了啊)
+_FINAL_PARTICLES = frozenset("吗么嘛呢啊呀吧哦啦哈呗")
 _PERSON_TYPES = frozenset({"person", "human"})
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
@@ -1281,9 +1283,11 @@ def _after_aspect(toks: list[Any], j: int) -> int:
     """Where an object goes after the verb ``toks[j]``: after its aspect particle or verbal
     measure (读过 + 飘, 讲一下 + 刘邦)."""
     end = int(toks[j].end)
-    for t in toks[j + 1 : j + 3]:
+    for k, t in enumerate(toks[j + 1 : j + 3], start=j + 1):
         if t.start != end or t.text not in ("了", "过", "着", *_VERB_MEASURE):
             break
+        if t.text == "了" and all(u.text in _FINAL_PARTICLES for u in toks[k + 1 :]):
+            break  # 你拿到了吗: a 了 that ends the sentence goes after the object (拿到户口本了吗)
         end = int(t.end)
     return end
 

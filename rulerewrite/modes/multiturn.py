@@ -428,6 +428,7 @@ class MultiTurn:
             or not toks
             or any(kind_of(t.pos, t.text) not in kinds for t in toks)
             or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"
+            or toks[-1].text.endswith("了")  # 卖完了 (nz in jieba's dictionary): a clause
             or _SPEAKER.search(remark)
         ):
             return None
