@@ -107,6 +107,9 @@ class Coreference:
         if not refs:
             return state
         d = self.mt.dialogue(state)
+        told = self.mt.narrate(state, d, text, mode="coreference")
+        if told is not None:
+            return told  # 我梦见一个帅哥 / … / 他把我推倒了 -> 梦见一个帅哥把我推倒了
         new_state = state
         # right to left so earlier offsets stay valid
         for ref in sorted(refs, key=lambda r: -r.start):

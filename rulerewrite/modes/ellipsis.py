@@ -182,6 +182,9 @@ class Ellipsis:
                 return done
             # X is a clause, not a noun phrase (喜不喜欢呢 / 密码老是不对呢): an ordinary
             # question ending in 呢, checked for completeness like any other
+        told = self.mt.narrate(state, d, text, mode="ellipsis")
+        if told is not None:
+            return told  # 梦到林俊杰 / … / 在唱歌 -> 梦到林俊杰在唱歌
         why = self._bare_why(state, d, text)
         if why is not None:
             return why

@@ -146,6 +146,13 @@ class MultiTurn:
                 self.words[r.id] = frozenset(str(w) for w in r.get("words"))
             if r.pattern is not None:
                 self.patterns[r.id] = (r.pattern, r.source)
+        # a dream the user began to tell and goes on telling (narrated)
+        told = lexicon.rule("completeness", "narrative_frame")
+        self.narrative = told.pattern if told is not None else None
+        self.narrative_verbs = tuple(str(v) for v in (told.get("verbs") or ())) if told else ()
+        self.narrative_not_first = (
+            tuple(str(v) for v in (told.get("not_first") or ())) if told else ()
+        )
         # fragments that never fill a gap (78 / so / 一下好像是), one regex for every rank call
         self.not_antecedent = self.patterns.get("not_antecedent", (None, ""))[0]
         # what a name plus a word is not a compound name with (杭州天气 / 三体作者 / 小米价格)
@@ -394,6 +401,87 @@ class MultiTurn:
         if not named or named[0].etype in HUMAN_TYPES:
             return None
         return named[0]
+
+    def narrated(self, state: State, d: Dialogue, text: str) -> tuple[str, str, TurnInfo] | None:
+        """A follow-up that goes on telling the dream the user's turn before the assistant's
+        last one began to tell (我梦见一个帅哥 / 发生了什么 / 他把我推倒了), with the frame the
+        dream was told in: 梦见一个帅哥把我推倒了 (a pronoun becomes who was dreamt of; a
+        reply without a subject gets it: 在唱歌 -> 梦到林俊杰在唱歌). Returns the rewrite, who
+        or what was dreamt of and the user's turn; None when the query is no such follow-up."""
+        if self.narrative is None or len(d.turns) < 2 or not state.history:
+            return None
+        last, told = d.turns[-1], d.turns[-2]
+        if (
+            last.turn.role != "assistant"
+            or told.turn.role != "user"
+            or last.turn.index != state.history[-1].index
+            or told.turn.index != last.turn.index - 1
+        ):
+            return None
+        fm = self.narrative.match(told.turn.content.strip().rstrip("?？!！。.~ "))
+        if fm is None:
+            return None
+        verb, who = fm.group("v"), fm.group("x")
+        toks = self.parse(who).tokens
+        if (
+            not toks
+            or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"
+            or any(
+                kind_of(t.pos, t.text) == "VERB" and not any(u.text == "的" for u in toks[i + 1 :])
+                for i, t in enumerate(toks)
+            )
+        ):
+            return None  # 梦到我捡到钱了 / 梦见房子塌了: an event, not who was dreamt of
+        said = text.strip()
+        pron = _NARRATED_PRONOUN.search(said)
+        if pron is not None and said[pron.end() :].startswith(("是", "就是", "也是")):
+            return None  # 她是我梦中情人: who they are, not what happened in the dream
+        if said.removeprefix("我").startswith(self.narrative_verbs):
+            # 梦到她死了: the frame is there, the pronoun is who was dreamt of
+            new = said.replace(pron.group(), who) if pron is not None else None
+        elif "梦" in said:
+            # 在梦里她不理我: told inside the dream already; the first pronoun is who
+            new = said.replace(pron.group(), who, 1) if pron is not None else None
+        elif pron is not None and not said[: pron.start()].strip(_NARRATIVE_OPENERS):
+            # 他把我推倒了 / 然后他找我聊天: who was dreamt of is the subject
+            new = verb + said[: pron.start()] + who + said[pron.end() :]
+        elif pron is not None:
+            new = verb + said.replace(pron.group(), who)  # 和她见面 / 我向她告白
+        elif said.startswith(self.narrative_not_first) or _SPEAKER.match(said):
+            new = None  # 不记得了 / 我开着车: no more of the dream, or a subject of its own
+        elif said.startswith("一起"):
+            new = verb + "和" + who + said  # 一起吃饭: the speaker was with them
+        else:
+            first = self.parse(said).tokens[:1]
+            new = (
+                verb + who + said
+                if first and kind_of(first[0].pos, first[0].text) in ("VERB", "ADV", "PREP")
+                else None  # 在唱歌 / 非礼我 / 把我给咬了: what they did
+            )
+        if new is None or new == said or _SPEAKER.fullmatch(who):
+            return None
+        return new, who, told
+
+    def narrate(self, state: State, d: Dialogue, text: str, *, mode: str) -> State | None:
+        """``state`` rewritten by :meth:`narrated` (by ``mode``: coreference when the query
+        holds a pronoun, ellipsis when it has no subject), or None."""
+        told = self.narrated(state, d, text)
+        if told is None:
+            return None
+        new, who, ti = told
+        mention = new_mention(
+            who, who, "thing", ti.turn.index, ti.turn.role, "obj", 0, len(who), 0, "history"
+        )
+        return resolved(
+            state,
+            mode,
+            self.sources.get("narrative_frame", mode),
+            new,
+            mention,
+            slot="subject",
+            note=f"goes on telling the dream of {who!r}",
+            confidence=0.7,
+        )
 
     def asked_kind(self, question: str) -> str | None:
         """The kind of work a what-question asks for (什么动漫 / 哪首歌 / 啥书 -> 动漫 / 歌 / 书:
@@ -1029,6 +1117,9 @@ def _kind(t: Any) -> str:
 
 
 _SPEAKER = re.compile(r"[你我您咱]")
+# a third-person pronoun in a dream told on (他把我推倒了), and what may open a turn before it
+_NARRATED_PRONOUN = re.compile(r"他们|她们|它们|他|她|它")
+_NARRATIVE_OPENERS = "然后后来接着就还又 ，,"
 _LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z .'-]*")
 _ASKING = re.compile(r"多久|多少|多长|什么|怎么|哪|几")
 
