@@ -446,7 +446,8 @@ class MultiTurn:
             # 他把我推倒了 / 然后他找我聊天: who was dreamt of is the subject
             new = verb + said[: pron.start()] + who + said[pron.end() :]
         elif pron is not None:
-            new = verb + said.replace(pron.group(), who)  # 和她见面 / 我向她告白
+            # 和她见面 / 我向她告白: inside the event the count goes (一个朋友 -> 朋友)
+            new = verb + said.replace(pron.group(), _COUNTED.sub("", who) or who)
         elif said.startswith(self.narrative_not_first) or _SPEAKER.match(said):
             new = None  # 不记得了 / 我开着车: no more of the dream, or a subject of its own
         elif said.startswith("一起"):
@@ -455,8 +456,12 @@ class MultiTurn:
             first = self.parse(said).tokens[:1]
             new = (
                 verb + who + said
-                if first and kind_of(first[0].pos, first[0].text) in ("VERB", "ADV", "PREP")
-                else None  # 在唱歌 / 非礼我 / 把我给咬了: what they did
+                if first
+                and (
+                    kind_of(first[0].pos, first[0].text) in ("VERB", "ADV", "PREP", "ADJ")
+                    or first[0].text in ("和", "跟", "与", "同")
+                )
+                else None  # 在唱歌 / 非礼我 / 把我给咬了 / 和我一起去上学: what they did
             )
         if new is None or new == said or _SPEAKER.fullmatch(who):
             return None
@@ -1118,7 +1123,9 @@ def _kind(t: Any) -> str:
 
 _SPEAKER = re.compile(r"[你我您咱]")
 # a third-person pronoun in a dream told on (他把我推倒了), and what may open a turn before it
-_NARRATED_PRONOUN = re.compile(r"他们|她们|它们|他|她|它")
+_NARRATED_PRONOUN = re.compile(r"他们|她们|它们|他俩|她俩|他|她|它")
+# "one" opening a phrase (一个朋友 / 一条大黑蛇); a larger count says how many (两个陌生人)
+_COUNTED = re.compile(r"^一[个只条位名头匹张本部件]")
 _NARRATIVE_OPENERS = "然后后来接着就还又 ，,"
 _LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z .'-]*")
 _ASKING = re.compile(r"多久|多少|多长|什么|怎么|哪|几")
