@@ -140,3 +140,27 @@ def test_route_ends_table(words: list[tuple[str, str]], text: str, expected: lis
     ends = seg._route(text)
     assert len(ends) == len(text) + 1
     assert _walk(ends, text) == expected
+
+
+def test_retag_changes_the_tag_and_nothing_else() -> None:
+    plain = Segmenter()
+    ours = Segmenter(retag=[("帅", "a"), ("很", "d"), ("不存在的词语", "a")])
+    for text in ("那么帅", "他很帅气", "很有名气的影星", "帅哥很多"):
+        assert ours.cut(text) == plain.cut(text), text  # the segmentation stays jieba's
+    assert dict(plain.pos("那么帅"))["帅"] == "nr"  # jieba's dictionary: a surname
+    assert dict(ours.pos("那么帅"))["帅"] == "a"
+    assert dict(ours.pos("很好"))["很"] == "d"
+    assert ours.freq("帅") == plain.freq("帅")
+    assert ours.freq("不存在的词语") == 0  # a word the dictionary lacks is not added
+
+
+def test_bundled_retag_words_are_jieba_dictionary_words(rewriter) -> None:  # type: ignore[no-untyped-def]
+    # a word jieba's dictionary lacks would be left alone: the table must not hold one
+    rule = rewriter.lexicon.rule("segment", "retag")
+    assert rule is not None
+    tags = rule.get("tags")
+    assert len(tags) >= 10
+    plain = Segmenter()
+    for word, tag in tags.items():
+        assert plain.freq(word) > 0, word
+        assert dict(rewriter.lexicon.segmenter.pos(word)).get(word) == tag, word

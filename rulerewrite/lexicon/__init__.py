@@ -310,10 +310,16 @@ class Lexicon:
         """jieba-exact segmentation that keeps every dictionary term whole (loaded lazily, once)."""
         seg = self.__dict__.get("_segmenter")
         if seg is None:
+            retag = self.rule("segment", "retag")
             seg = Segmenter(
-                (e.text, _POS_OF.get(e.etype or "", "nz"))
-                for e in self.entries
-                if _segment_worthy(e)
+                (
+                    (e.text, _POS_OF.get(e.etype or "", "nz"))
+                    for e in self.entries
+                    if _segment_worthy(e)
+                ),
+                retag=((str(w), str(t)) for w, t in (retag.get("tags") or {}).items())
+                if retag is not None
+                else (),
             )
             self.__dict__["_segmenter"] = seg
         return seg

@@ -420,7 +420,12 @@ class Ellipsis:
         if ack is not None:
             while i0 < len(toks) and toks[i0].end <= ack.end():
                 i0 += 1
-        while i0 < len(toks) and toks[i0].text in self.lead:
+        while (
+            i0 < len(toks)
+            and toks[i0].text in self.lead
+            # 那么帅: a degree before an adjective, not the opener 那么 (the topic goes first)
+            and not (toks[i0].text == "那么" and kinds[i0 + 1 : i0 + 2] == ["ADJ"])
+        ):
             i0 += 1
         if i0 >= len(toks):
             return None

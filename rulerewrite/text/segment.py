@@ -54,17 +54,21 @@ class Segmenter:
     """Word segmentation and POS tags (jieba's ``HMM=False`` results; see the module doc).
 
     ``words``: ``(term, tag)`` pairs added to jieba's dictionary (an empty tag keeps the word's
-    jieba tag). Built lazily on the first ``cut`` / ``pos``; results are memoised per text.
+    jieba tag). ``retag``: ``(word, tag)`` pairs that give a word of jieba's dictionary another
+    tag and nothing else (帅 is tagged nr there; a word the dictionary lacks is left alone).
+    Built lazily on the first ``cut`` / ``pos``; results are memoised per text.
     """
 
     def __init__(
         self,
         words: Iterable[tuple[str, str]] = (),
         *,
+        retag: Iterable[tuple[str, str]] = (),
         cache_size: int = 4096,
         cache_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         self._words = list(words)
+        self._retag = list(retag)
         self._cache_dir = cache_dir
         self._freq: dict[str, int] | None = None
         self._tags: list[str] = []
@@ -97,6 +101,13 @@ class Segmenter:
             total += USER_FREQ
             if len(w) > maxlen.get(w[0], 0):
                 maxlen[w[0]] = len(w)
+        mask = (1 << _TAG_BITS) - 1
+        for w, tag in self._retag:
+            # a new tag only: the word's frequency, and so the segmentation, stays jieba's
+            old = freq.get(w)
+            if old is not None:
+                ti = _tag_index(tag, tag_of, tags, f"[RR530] too many POS tags ({tag!r})")
+                freq[w] = (old & ~mask) | ti
         self._tags = tags
         self._maxlen = maxlen
         self._logtotal = log(total)
