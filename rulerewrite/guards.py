@@ -387,36 +387,23 @@ def _strip_history(rest: str, said: _Said) -> str:
 
 def _common_prefix(a: str, b: str, n: int) -> int:
     """The length of the longest common prefix of ``a`` and ``b``, at most ``n`` (<= both
-    lengths): the first differing position found by halving, each step one C-level slice
-    comparison instead of one Python step per character."""
-    if a[:n] == b[:n]:
-        return n
-    lo, hi = 0, n  # a[:lo] == b[:lo]; a[:hi] != b[:hi]
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    lengths). A plain character loop: the texts a guard compares are short (12 characters on
+    average over the benchmark log) and differ early, where halving the range with slice
+    comparisons cost ~4x more (a new slice pair per step)."""
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
 
 
 def _common_suffix(a: str, b: str, n: int) -> int:
     """The length of the longest common suffix of ``a`` and ``b``, at most ``n`` (<= both
     lengths), as :func:`_common_prefix` finds a prefix."""
-    la, lb = len(a), len(b)
-    if n <= 0:
-        return 0
-    if a[la - n :] == b[lb - n :]:
-        return n
-    lo, hi = 0, n  # the last lo characters agree; the last hi do not
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    i = 0
+    la, lb = len(a) - 1, len(b) - 1
+    while i < n and a[la - i] == b[lb - i]:
+        i += 1
+    return i
 
 
 def _from_history(chunk: str, said: _Said) -> bool:

@@ -92,8 +92,13 @@ class Pipeline:
     _APPLIES_MEMO = 16384  # entries, the oldest dropped first
 
     def clear_memos(self) -> None:
-        """Empty the memos that are not ``functools.lru_cache`` s (for cold benchmarks)."""
+        """Empty the memos that are not ``functools.lru_cache`` s (for cold benchmarks): the
+        pipeline's and those of the modes that keep one of their own."""
         self._applies.clear()
+        for m in self.modes:
+            clear = getattr(m, "clear_memos", None)
+            if clear is not None:
+                clear()
 
     def _protected_uncached(self, norm_text: str, history: tuple[str, ...]) -> Protected:
         base = self._protected_query(norm_text)

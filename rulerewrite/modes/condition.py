@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rulerewrite.lexicon import Lexicon, Match, Rule
+from rulerewrite.memo import FifoMemo
 from rulerewrite.modes.base import State, mode
 from rulerewrite.result import Condition, Step
 from rulerewrite.text.normalize import NormText
@@ -174,6 +175,17 @@ class ConditionMode:
                     r.source,
                 )
             )
+        # the (text, reference day) pairs that hold no constraint: most texts the mode runs on
+        # (a digit, a time word or a place name passed its cheap test) end up with none, and a
+        # repeated query would run every pattern again to find that out. Only the empty answer
+        # is kept: a found constraint's value is a fresh dict in every result
+        self._none: FifoMemo[tuple[str, dt.date], bool] = FifoMemo(self._NONE_MEMO)
+
+    _NONE_MEMO = 8192  # entries, the oldest dropped first
+
+    def clear_memos(self) -> None:
+        """Empty the memo of texts without constraints (for cold benchmarks)."""
+        self._none.clear()
 
     def applies(self, state: State) -> bool:
         return (
@@ -198,6 +210,8 @@ class ConditionMode:
         """Constraints with the rule (``file:line``) that found each. ``known``: the text's
         normalisation and dictionary matches when the caller already has them."""
         today = today or self.config.today()
+        if (text, today) in self._none:
+            return []
         found: list[tuple[int, int, Condition, str]] = []
         taken: list[tuple[int, int]] = []
         if known is not None:
@@ -252,6 +266,9 @@ class ConditionMode:
                 src = self.place_rule.source if self.place_rule else "rules/conditions.yaml"
                 found.append((s, e, Condition("place", mm.group(), mm.group("p")), src))
                 taken.append((s, e))
+        if not found:
+            self._none.put((text, today), True)
+            return []
         found.sort(key=lambda x: x[0])
         out: list[tuple[Condition, str]] = []
         for _s, _e, c, src in found:
@@ -263,10 +280,12 @@ class ConditionMode:
         if "fw:chitchat" in state.features.kinds and len(state.query) <= 12:
             return state  # 今天天气不错 is small talk, not a time filter
         same = state.standalone == state.query
-        found = self._extract(state.standalone, known=(state.norm, state.matches) if same else None)
-        if state.query != state.standalone:
+        today = self.config.today()
+        known = (state.norm, state.matches)
+        found = self._extract(state.standalone, today=today, known=known if same else None)
+        if not same:
             # the state's normalisation and matches are the query's (no mode changes them)
-            for c, s in self._extract(state.query, known=(state.norm, state.matches)):
+            for c, s in self._extract(state.query, today=today, known=known):
                 if all(c.text != d.text for d, _ in found):
                     found.append((c, s))
         if not found:
