@@ -370,7 +370,20 @@ class Coreference:
         text = state.standalone
         m = best.mention
         start = ref.start
-        new = text[:start] + m.text + text[end:]
+        said = m.text
+        if (
+            ref.animacy == "human"
+            and m.role == "user"
+            and m.etype in ("person", "human")
+            and not m.text.startswith(self.mt.analyzer.surnames)  # 我吴世勋: a fan's name
+        ):
+            # 我老公太让我伤心了 / … / 他老是玩手机: the user's own person keeps the user's 我
+            # (我老公老是玩手机), as the user said it
+            turn = next((t for t in state.history if t.index == m.turn), None)
+            owner = _OWNER.search(turn.content[: m.start]) if turn is not None else None
+            if owner is not None:
+                said = owner.group() + said
+        new = text[:start] + said + text[end:]
         return resolved(
             state,
             "coreference",
@@ -378,11 +391,13 @@ class Coreference:
             new,
             m,
             slot="referent",
-            note=f"{text[start:end]} -> {m.text} ({best.why})",
+            note=f"{text[start:end]} -> {said} ({best.why})",
             confidence=0.85 if _strong(best) else 0.7,
         )
 
 
+# the user's possessive right before a person word (我老公 / 我的同学 / 我们班主任)
+_OWNER = re.compile(r"(?:我们|我的|我)$")
 _OF_THE_KIND = frozenset({"kind"})
 # demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
 _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})

@@ -220,8 +220,10 @@ _STRAY_STOP_TAGS = frozenset({"v", "vg", "vd", "vn", "d", "a", "ad", "ag", "r", 
 
 # (g: a bound morpheme jieba could not attach, 鹿/晗 -> 鹿晗)
 _NAME_TAIL_TAGS = frozenset(
-    {"n", "nr", "ns", "nz", "ng", "a", "ag", "v", "vg", "q", "zg", "j", "b", "g"}
+    {"n", "nr", "ns", "nz", "ng", "a", "ag", "v", "vg", "q", "zg", "j", "b", "g", "nrfg", "nrt"}
 )
+# a time word may be a single given-name character (陈/含/秋 -> 陈含秋), never a longer one
+_NAME_TAIL_CHAR_TAGS = frozenset({"t", "tg"})
 
 
 def _three_char_name(pairs: list[tuple[str, str]], i: int) -> bool:
@@ -259,7 +261,10 @@ def _merge_names(pairs: list[tuple[str, str]], surnames: frozenset[str]) -> list
             while j < n and len(tail) < 2:
                 w2, t2 = pairs[j]
                 if (
-                    t2 not in _NAME_TAIL_TAGS
+                    (
+                        t2 not in _NAME_TAIL_TAGS
+                        and not (len(w2) == 1 and t2 in _NAME_TAIL_CHAR_TAGS)
+                    )
                     or len(tail) + len(w2) > 2
                     or w2 in _NOT_NAME
                     or w2 in _PREDICATE_CHARS
@@ -273,7 +278,11 @@ def _merge_names(pairs: list[tuple[str, str]], surnames: frozenset[str]) -> list
                 tail
                 and (len(tail) == 2 or j - i >= 2)
                 and (j - i >= 3 or len(pairs[i + 1][0]) <= 2)
-                and (j - i >= 3 or t == "nr" or pairs[i + 1][1] in ("nr", "ns", "n", "zg", "a"))
+                and (
+                    j - i >= 3
+                    or t == "nr"
+                    or pairs[i + 1][1] in ("nr", "ns", "n", "zg", "a", "nrfg", "nrt")
+                )
             ):
                 out.append((w + tail, "nr"))
                 i = j
