@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulerewrite.errors import QueryError
 from rulerewrite.fastinit import fast_init, fast_replace
-from rulerewrite.text.builtin_parser import is_stray_char
+from rulerewrite.text.builtin_parser import is_stray_char, may_end_name
 from rulerewrite.text.normalize import clean_query
 from rulerewrite.text.parse import Parse, Parser, Token
 
@@ -546,7 +546,12 @@ class ContextAnalyzer:
                 and len(o[2]) == 2
                 and self.lexicon.segmenter.freq(o[2]) == 0
             )
+            # 哥哥 / 姐姐 / 奶奶: a doubled kin word of the dictionary is a person, no babble
+            or (o[4] == "human" and len(o[2]) >= 2 and self.lexicon.segmenter.freq(o[2]) > 0)
         ]
+        typed = {(o[0], o[1]) for o in out if o[4] not in ("thing", "other")}
+        # 邝钰萱 chunked as a noun (thing) and read as a name (person): the typed reading stays
+        out = [o for o in out if o[4] not in ("thing", "other") or (o[0], o[1]) not in typed]
         for k, (s, e, phrase, hd, etype, src_gram, prot) in enumerate(out):
             src, gram = src_gram.rsplit("|", 1)
             if not prot:
@@ -585,6 +590,15 @@ class ContextAnalyzer:
         """莎士比亚 / 拿破仑: a transliterated foreign name (rules/context.yaml transliteration),
         whatever jieba tagged it."""
         return len(word) >= self.translit_min and all(c in self.translit_chars for c in word)
+
+    def unknown_word(self, phrase: str) -> bool:
+        """权志龙 / 新垣结衣: three or four Chinese characters the segmenter could not cut into
+        any word of its dictionary (each one on its own), none a function word: a name jieba
+        does not know, whatever it tagged the pieces."""
+        if not 3 <= len(phrase) <= 4 or not all("\u4e00" <= c <= "\u9fff" for c in phrase):
+            return False
+        pieces = self.lexicon.segmenter.cut(phrase)
+        return len(pieces) == len(phrase) and all(may_end_name(c) for c in phrase)
 
     def _after_work_verb(self, toks: Sequence[Token], a: int) -> bool:
         """Does a verb of enjoying a work (听 / 看过 / 在追 / 播放, rules/context.yaml

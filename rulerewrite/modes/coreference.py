@@ -396,8 +396,8 @@ class Coreference:
         )
 
 
-# the user's possessive right before a person word (我老公 / 我的同学 / 我们班主任)
-_OWNER = re.compile(r"(?:我们|我的|我)$")
+# a possessive the user said right before a person word (我老公 / 我的同学 / 我们班主任 / 你姐姐)
+_OWNER = re.compile(r"(?:我们|我的|我|你的|你)$")
 _OF_THE_KIND = frozenset({"kind"})
 # demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
 _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})

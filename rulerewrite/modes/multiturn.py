@@ -887,6 +887,8 @@ class MultiTurn:
                 and not (title_q and m.gram == "topic" and m.source.startswith("rules/"))
                 # 莎士比亚 / 拿破仑: jieba tags transliterated names ns or n as often as nr
                 and not (not m.protected and self.analyzer.looks_foreign(m.text))
+                # 权志龙 / 新垣结衣: a name jieba does not know, left as single characters
+                and not (m.etype in UNKNOWN_TYPES and self.analyzer.unknown_word(m.text))
                 # 罗大佑: a proper noun jieba tags nz, one word of its own, opening with a
                 # surname (双鱼座 / 金球奖 end with the kind they are)
                 and not (
