@@ -164,3 +164,10 @@ def test_bundled_retag_words_are_jieba_dictionary_words(rewriter) -> None:  # ty
     for word, tag in tags.items():
         assert plain.freq(word) > 0, word
         assert dict(rewriter.lexicon.segmenter.pos(word)).get(word) == tag, word
+
+
+def test_dictionary_variants_that_ask_are_no_segmenter_words(rewriter) -> None:  # type: ignore[no-untyped-def]
+    # 怎么吃 is a variant of 用法用量 (medical pack): kept whole, it glued 荔枝怎么吃 into one
+    # phrase with a question word, and 荔枝 was no antecedent
+    assert any(e.text == "怎么吃" for e in rewriter.lexicon.entries)
+    assert rewriter.lexicon.segmenter.cut("荔枝怎么吃") == ("荔枝", "怎么", "吃")

@@ -11,6 +11,7 @@ import hashlib
 import operator
 import os
 import pickle
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -330,10 +331,16 @@ _POS_OF = {"person": "nr", "place": "ns", "org": "nt", "department": "nt"}
 
 
 def _segment_worthy(e: Entry) -> bool:
+    """A dictionary term the segmenter keeps whole; a variant that asks (怎么吃 / 吃多少 of
+    用法用量) is a question, not a term, and would glue the question to the noun before it."""
     return (
         e.kind in ("entity", "alias", "canonical", "synonym", "synonym_canonical")
         and len(e.text) > 1
+        and _ASKS.search(e.text) is None
     )
+
+
+_ASKS = re.compile(r"怎么|怎样|多少|什么|啥|哪|几|吗|么")
 
 
 def _is_word(ch: str) -> bool:

@@ -30,6 +30,8 @@ _NE = re.compile(
 )
 # particles that may end a sentence after its sentence-final 了 (拿到了吗 / 买了啊)
 _FINAL_PARTICLES = frozenset("吗么嘛呢啊呀吧哦啦哈呗")
+# the wh-words that ask where (an answer may open with 在)
+_WHERE = frozenset({"哪", "哪里", "哪儿", "何处", "何地"})
 _PERSON_TYPES = frozenset({"person", "human"})
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
@@ -843,7 +845,7 @@ class Ellipsis:
         said = text.strip().rstrip("?？!！。.~ ")
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
         if (
-            not 1 <= len(core) <= int(wh.get("max_answer") or 4)
+            not 1 <= len(core) - core.startswith("在") <= int(wh.get("max_answer") or 4)
             or len(asked) > int(wh.get("max_question") or 12)
             or re.search(r"[,，。;；!！?？]", asked)
         ):
@@ -857,6 +859,11 @@ class Ellipsis:
             return None  # 你多少斤 / 45kg: the answer carries its own unit
         m = found[0]
         after = asked[m.end() :]
+        at = ""
+        if m.group(0) in _WHERE and core.startswith("在") and len(core) > 1:
+            # 黑龙江在哪里 / 在东北 -> 黑龙江在东北; 天河区哪里 / 在广州 -> 天河区在广州
+            at = "" if asked[: m.start()].endswith("在") else "在"
+            core, said = core[1:], said[1:]
         if m.group(0) in ("什么", "啥") and after:
             first = self.mt.parse(after).tokens
             if first and kind_of(first[0].pos, first[0].text) == "NOUN":
@@ -865,10 +872,11 @@ class Ellipsis:
         if number != bool(_NUMBER.fullmatch(core)) and m.group(0) == "几":
             return None  # 几 takes a bare number only (几岁 / 17)
         if not (number and _NUMBER.fullmatch(core)) and any(
-            kind_of(t.pos, t.text) not in ("NOUN", "TIME") for t in self.mt.parse(core).tokens
+            kind_of(t.pos, t.text) not in ("NOUN", "TIME", "LOC")
+            for t in self.mt.parse(core).tokens
         ):
             return None  # only a name, a thing, a place, a time or a count answers it
-        lead = self.wh_lead.sub("", asked[: m.start()], count=1)
+        lead = self.wh_lead.sub("", asked[: m.start()], count=1) + at
         filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
         if number and _NUMBER.fullmatch(core) and after[:1] in _MEASURES:
             filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
