@@ -30,6 +30,14 @@ _NE = re.compile(
 )
 # particles that may end a sentence after its sentence-final 了 (拿到了吗 / 买了啊)
 _FINAL_PARTICLES = frozenset("吗么嘛呢啊呀吧哦啦哈呗")
+# what may stand before a verb left without its object besides adverbs and modals: a degree
+# jieba may tag otherwise (超喜欢); not 好 (好抽 / 好吃 is an evaluation) nor how (怎么修:
+# the thing goes first, as the topic)
+_HOW_DEGREE = frozenset({"真", "太", "超", "挺", "很", "最"})
+# potential complements that end a verb phrase before its object (找不到 / 做不了 / 买得起)
+_POTENTIAL = frozenset({"不到", "得到", "不了", "得了", "不起", "得起", "不动", "不完", "不懂"})
+# who receives after a verb of giving (给我 / 教你)
+_RECIPIENTS = frozenset({"我", "你", "他", "她", "我们", "你们"})
 # the wh-words that ask where (an answer may open with 在)
 _WHERE = frozenset({"哪", "哪里", "哪儿", "何处", "何地"})
 _PERSON_TYPES = frozenset({"person", "human"})
@@ -65,6 +73,7 @@ class Ellipsis:
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
+        self.give_verbs = self.mt.wordset("give_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.complete_verbs = self.mt.wordset("complete_predicates")
@@ -457,12 +466,27 @@ class Ellipsis:
             if k != "PART" and t.text not in _VERB_MEASURE
         ]
         if (
-            rest
-            and rest[-1][1] == "VERB"
-            and self._dangles(rest[-1][0].text)
-            and all(k == "ADV" or t.text in self.modals for t, k in rest[:-1])
+            len(rest) >= 2
+            and rest[-1][0].text in _RECIPIENTS
+            and rest[-2][0].text in self.give_verbs
+            and len(parse.text) <= self.short_len
         ):
-            # 知道 / 不知道 / 也喜欢吗 / 不想去 / 没看过: a bare verb (after adverbs and modals)
+            return "object", rest[-1][0].end  # 快点给我 / 我教你: what is given or taught
+        # 找不到 / 做不了: a verb and its potential complement end the verb phrase
+        tail = 2 if len(rest) >= 2 and rest[-1][0].text in _POTENTIAL else 1
+        if (
+            len(rest) >= tail
+            and rest[-tail][1] == "VERB"
+            and self._dangles(rest[-tail][0].text)
+            and all(
+                k == "ADV" or t.text in self.modals or t.text in _HOW_DEGREE
+                for t, k in rest[:-tail]
+            )
+        ):
+            # 知道 / 不知道 / 也喜欢吗 / 不想去 / 没看过 / 超喜欢: a bare verb (after adverbs,
+            # modals or a degree)
+            if tail == 2:
+                return "object", rest[-1][0].end
             return "object", _after_aspect(toks, toks.index(rest[-1][0]))
         if not has_nominal_subject:
             root = parse.root
@@ -500,14 +524,17 @@ class Ellipsis:
         j = len(toks) - 1
         while j >= 0 and kinds[j] in ("PART", "AUX") and toks[j].text not in QUESTION_WORDS:
             j -= 1
+        # 你找不到: the verb before its potential complement, the object after both
+        potential = j >= 1 and toks[j].text in _POTENTIAL and kinds[j - 1] == "VERB"
+        v = j - 1 if potential else j
         if (
-            j >= 0
-            and kinds[j] == "VERB"
-            and self._dangles(toks[j].text)
+            v >= 0
+            and kinds[v] == "VERB"
+            and self._dangles(toks[v].text)
             and len(parse.text) <= self.short_len
-            and not self._has_object(toks, kinds, j)
+            and not self._has_object(toks, kinds, v)
         ):
-            return "object", _after_aspect(toks, j)
+            return "object", toks[j].end if potential else _after_aspect(toks, j)
         return None
 
     def _clause(self, m: Mention) -> bool:
