@@ -38,6 +38,8 @@ _HOW_DEGREE = frozenset({"真", "太", "超", "挺", "很", "最"})
 _POTENTIAL = frozenset({"不到", "得到", "不了", "得了", "不起", "得起", "不动", "不完", "不懂"})
 # who receives after a verb of giving (给我 / 教你)
 _RECIPIENTS = frozenset({"我", "你", "他", "她", "我们", "你们"})
+# verbs of going, whose missing object may be a place
+_GOING = ("去", "来", "到", "回")
 # the wh-words that ask where (an answer may open with 在)
 _WHERE = frozenset({"哪", "哪里", "哪儿", "何处", "何地"})
 _PERSON_TYPES = frozenset({"person", "human"})
@@ -271,6 +273,8 @@ class Ellipsis:
             and (
                 c.mention.etype != "place"
                 or "place" in hinted
+                # 我也想去 / 你陪我去吗: a place is where one goes
+                or (kind == "object" and text[:pos].rstrip("了过").endswith(_GOING))
                 # 你了解敦煌吗 / 介绍一下: a topic frame made the place the topic
                 or (c.mention.gram == "topic" and c.mention.source.startswith("rules/"))
             )
