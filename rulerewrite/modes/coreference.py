@@ -80,6 +80,9 @@ class Coreference:
         # 他/她: a person (a name, a kinship or role noun) is salient enough, statement or not
         self.person_types = frozenset(vals.get("person_salient", []))
         self.person_back = int(vals.get("person_back", 1))
+        # turns older than the last exchange: their phrases need salient_older (repeated)
+        self.max_back = int(vals.get("max_back", 1_000))
+        self.older_kinds = frozenset(vals.get("salient_older", ["any"]))
         self.place_words = self.mt.wordset("place_words")
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
         self.pronoun_gender: dict[str, str] = {}
@@ -182,6 +185,13 @@ class Coreference:
             etype=ref.etype,
             titles_only=ref.kind == "pronoun",
         )
+        last = d.turns[-(self.max_back + 1) :]
+        window = {ti.turn.index for ti in last}
+        chain = human and any(_PERSON_PRONOUN.search(ti.turn.content) for ti in last)
+        if not chain and any(c.mention.turn in window for c in cands):
+            # the last exchange offers an antecedent of its own: an older phrase must be
+            # salient_older, unless the exchange goes on about a person as 他 / 她
+            cands = [c for c in cands if c.mention.turn in window or salient(c, self.older_kinds)]
         kinds_of = self.mt.category_types.get(ref.noun, ()) if ref.noun else ()
         if kinds_of and "work" not in kinds_of:
             # 那个公司 / 这款手机: a thing of another kind is no antecedent; an untyped phrase
@@ -402,6 +412,9 @@ _OF_THE_KIND = frozenset({"kind"})
 # demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
 _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
 _TOPICS = frozenset({"topic", "repeated"})
+
+
+_PERSON_PRONOUN = re.compile("[他她]")  # 他请我吃火锅: the person goes on across turns
 
 
 def _strong(c: Candidate) -> bool:

@@ -124,6 +124,10 @@ class Ellipsis:
             if self.wh_rule is not None
             else "^$"
         )
+        wh_end = self.wh_rule.get("drop_end") if self.wh_rule is not None else None
+        self.wh_end = re.compile(str(wh_end)) if wh_end else None
+        kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
+        self.wh_kinds = frozenset(str(k) for k in kinds or ())
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
         heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
         by_line = self.identity_rule.get("by") if self.identity_rule else None
@@ -157,6 +161,8 @@ class Ellipsis:
             self.mt.values.get("salient_statement", [])
         )
         self.copula_kinds = frozenset(self.mt.values.get("salient_copula", []))
+        left = self.mt.values.get("salient_left")
+        self.left_kinds = frozenset(left) if left is not None else None
         self.question_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_question", [])
         )
@@ -322,7 +328,7 @@ class Ellipsis:
         if not (
             (answered is not None and asks and best.mention.turn == answered)
             or named is not None
-            or self._confident(cands, kinds, floor)
+            or (self._confident(cands, kinds, floor) and not self._left(best, d, parse))
         ):
             return state.note(
                 "ellipsis",
@@ -406,6 +412,23 @@ class Ellipsis:
             # the answer mentions in passing (财务部 in 由部门经理和财务部审批)
             rivals = [c for c in rivals if _EXCHANGE in c.why or _BY_USER in c.why]
         return not rivals or best.score - rivals[0].score >= self.margin
+
+    def _left(self, best: Any, d: Dialogue, parse: Parse) -> bool:
+        """The candidate belongs to an exchange the conversation has left (salient_left): it
+        comes from the user's previous turn, the assistant's reply did not take it up, and it
+        is said again only in older turns; the query names no attribute it would own."""
+        if self.left_kinds is None or len(d.turns) < 3:
+            return False
+        m = best.mention
+        if m.turn == d.turns[-1].turn.index or d.turns[-1].turn.role == "user":
+            return False
+        if "repeated" not in best.why or _EXCHANGE in best.why:
+            return False
+        if salient(best, self.left_kinds) or self.hint_re.search(parse.text):
+            return False
+        # 一天几杯合适 / 有什么推荐: a question for something new may go on with the user's
+        # topic; a reaction (不会吧 / 真残忍 / 还好吧) answers what was just said
+        return not any(t.text in self.attributes or is_question_word(t.text) for t in parse.tokens)
 
     # -- completeness ----------------------------------------------------------------------------
 
@@ -873,6 +896,8 @@ class Ellipsis:
         if wh is None or wh.pattern is None or last is None:
             return None
         asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
+        if self.wh_end is not None:
+            asked = self.wh_end.sub("", asked).rstrip("呢啊呀吖哦嘛")
         said = text.strip().rstrip("?？!！。.~ ")
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
         if (
@@ -895,6 +920,8 @@ class Ellipsis:
             # 黑龙江在哪里 / 在东北 -> 黑龙江在东北; 天河区哪里 / 在广州 -> 天河区在广州
             at = "" if asked[: m.start()].endswith("在") else "在"
             core, said = core[1:], said[1:]
+        if m.group(0) in ("哪个", "哪") and after in self.wh_kinds:
+            after = ""  # 北京哪个位置 / 北五环 -> 北京北五环
         if m.group(0) in ("什么", "啥") and after:
             first = self.mt.parse(after).tokens
             if first and kind_of(first[0].pos, first[0].text) == "NOUN":
