@@ -270,6 +270,7 @@ class ContextAnalyzer:
         self.parser: Parser = parser or BuiltinParser.for_lexicon(lexicon)
         self.human_heads: tuple[str, ...] = ()
         self.not_human: frozenset[str] = frozenset()
+        self.not_name_ends: tuple[str, ...] = ()
         self.topic_not_first: tuple[str, ...] = ()
         self.topic_not_last: tuple[str, ...] = ()
         self.topic_not_inside: tuple[str, ...] = ()
@@ -289,6 +290,8 @@ class ContextAnalyzer:
                 self.human_heads += tuple(r.get("human_heads"))
             if r.get("not_human"):
                 self.not_human |= frozenset(str(w) for w in r.get("not_human"))
+            if r.get("not_name_ends"):
+                self.not_name_ends += tuple(str(w) for w in r.get("not_name_ends"))
             if r.get("not_first"):
                 self.topic_not_first += tuple(str(w) for w in r.get("not_first"))
             if r.get("not_last"):
@@ -627,6 +630,8 @@ class ContextAnalyzer:
         t = ENTITY_TYPES_OF_POS.get(pos)
         if t == "product" and head.isdigit():
             return "number"
+        if t == "person" and pos == "nr" and head.endswith(self.not_name_ends):
+            return "thing"  # 安全感 / 世博园 / 马家堡: jieba's dictionary tags them nr
         if t:
             return t
         if pos in ("t",):
