@@ -14,6 +14,7 @@ from rulerewrite.modes.multiturn import (
     ask,
     is_question,
     merge_nested,
+    names_a_thing,
     new_candidate,
     resolved,
     salient,
@@ -968,12 +969,8 @@ class Ellipsis:
         subject = q.group("s")
         if any(kind_of(t.pos, t.text) == "PRON" for t in self.mt.parse(subject).tokens):
             return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
-        toks = self.mt.parse(m.group("np").strip()).tokens
-        if not toks or kind_of(toks[-1].pos, toks[-1].text) != "NOUN":
+        if not names_a_thing(self.mt.parse(m.group("np").strip()).tokens):
             return None  # 不知道 / 夺得第一名: a clause, not what the subject is
-        for i, t in enumerate(toks):
-            if kind_of(t.pos, t.text) == "VERB" and not any(u.text == "的" for u in toks[i + 1 :]):
-                return None  # a verb outside a modifier (写月亮与六便士的人 is fine)
         lead = m.group("lead")
         new = lead + subject + ("" if m.group("cop") else "是") + said[len(lead) :]
         new += text.strip()[len(said) :]

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -422,15 +423,7 @@ class MultiTurn:
         if fm is None:
             return None
         verb, who = fm.group("v"), fm.group("x")
-        toks = self.parse(who).tokens
-        if (
-            not toks
-            or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"
-            or any(
-                kind_of(t.pos, t.text) == "VERB" and not any(u.text == "的" for u in toks[i + 1 :])
-                for i, t in enumerate(toks)
-            )
-        ):
+        if not names_a_thing(self.parse(who).tokens):
             return None  # 梦到我捡到钱了 / 梦见房子塌了: an event, not who was dreamt of
         said = text.strip()
         pron = _NARRATED_PRONOUN.search(said)
@@ -1121,6 +1114,19 @@ def _kind(t: Any) -> str:
     """The word class, with a character jieba could not tag (烊 of 易烊千玺) counted as a word."""
     k = kind_of(t.pos, t.text)
     return "OTHER" if k == "PUNCT" and _WORDISH.fullmatch(t.text) else k
+
+
+def names_a_thing(toks: Sequence[Any]) -> bool:
+    """The tokens are a noun phrase: a noun last, and a verb only inside a modifier, with a 的
+    after it (写月亮与六便士的人 / 我喜欢的人; not 夺得第一名 / 房子塌了)."""
+    return (
+        bool(toks)
+        and kind_of(toks[-1].pos, toks[-1].text) == "NOUN"
+        and not any(
+            kind_of(t.pos, t.text) == "VERB" and not any(u.text == "的" for u in toks[i + 1 :])
+            for i, t in enumerate(toks)
+        )
+    )
 
 
 _SPEAKER = re.compile(r"[你我您咱]")
