@@ -425,6 +425,8 @@ class ContextAnalyzer:
             head = toks[b - 1]
             while a < b - 1 and (toks[a].text in _MEASURE or toks[a].text in _VERB_MEASURE):
                 a += 1  # 个坎 / 些问题 / (讲解)一下金瓶梅: a measure word opens no name
+            if head.pos == "nr" and b - a == 2 and toks[a].text.endswith(self.human_heads):
+                a += 1  # 哥哥张国荣 / 学长李华: a title before a name, the name is who
             a0, b0 = a, b  # the chunker's phrase, before it is widened over a word's pieces
             a, b = _whole_run(toks, a, b)
             s, e = toks[a].start, toks[b - 1].end
@@ -651,7 +653,7 @@ _WORK_MEASURES = frozenset({"一首", "首", "一部", "部", "一本", "本", "
 _MEASURE = frozenset("个些位只条辆台款件双瓶盒")
 # verbal measures the chunker glues onto the next noun (讲解一下金瓶梅 / 看一次电影)
 _VERB_MEASURE = frozenset({"一下", "一下子", "一次", "一遍", "一趟", "一番"})
-_TRAILING_Q = re.compile(r"(?:怎么办|怎么样|咋办|咋整|好不好|行不行|对不对)$")
+_TRAILING_Q = re.compile(r"(?:怎么办|怎么样|咋办|咋整|好不好|行不行|对不对|对吧|是吧)$")
 _QWORD = re.compile(r"多少|什么|哪|谁|几|啥|怎")
 _PRONOUNISH = re.compile(r"[你我他她它您咱]们?|这个|那个|这|那|什么|啥|谁")
 
