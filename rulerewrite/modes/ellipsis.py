@@ -1319,14 +1319,23 @@ class Ellipsis:
         else:
             # X modifies the phrase the question is about: the last noun before the question word
             at = -1
+            before = None
             for t in prev.parse.tokens:
                 if is_question_word(t.text):
                     break
                 if kind_of(t.pos, t.text) == "NOUN":
-                    at = t.start if len(t.text) == 1 else t.end
+                    # 周口天气 / 明天呢: a time goes before the attribute it dates (周口明天天气;
+                    # 宁波的房价 -> 宁波明年的房价)
+                    dated = xtype == "time" and t.text in self.attributes
+                    at = t.start if len(t.text) == 1 or dated else t.end
+                    if dated and before is not None and before.text == "的":
+                        at = before.start
+                before = t
             if at < 0:
                 return state
-            new = ptext[:at] + x + ptext[at:]
+            # 石家庄 / … / 明天的天气呢: a previous turn that is a bare topic asks nothing by
+            # itself, so the 呢 that makes the query a question stays (石家庄明天的天气呢)
+            new = ptext[:at] + x + ptext[at:] + ("" if is_question(prev.parse) else "呢")
             note = f"{x} inserted into the previous question"
             slot = "modifier"
         new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
