@@ -162,6 +162,7 @@ class Ellipsis:
             self.mt.values.get("salient_statement", [])
         )
         self.copula_kinds = frozenset(self.mt.values.get("salient_copula", []))
+        self.place_topic = bool(self.mt.values.get("place_topic", False))
         left = self.mt.values.get("salient_left")
         self.left_kinds = frozenset(left) if left is not None else None
         self.question_kinds = self.salient_kinds | frozenset(
@@ -284,6 +285,9 @@ class Ellipsis:
                 or (kind == "object" and text[:pos].rstrip("了过").endswith(_GOING))
                 # 你了解敦煌吗 / 介绍一下: a topic frame made the place the topic
                 or (c.mention.gram == "topic" and c.mention.source.startswith("rules/"))
+                # 悉尼天气怎么样 / 悉尼今天… / 湿度呢: the place the user's turn opens with
+                # (its topic) and the answer took up is the topic of the chat, not its setting
+                or (kind == "subject" and self._place_topic(c, d))
             )
             # 好伤心 / 会讲话: only a person feels or talks
             and (not human or c.mention.etype in _PERSON_TYPES)
@@ -371,6 +375,22 @@ class Ellipsis:
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
         )
+
+    def _place_topic(self, c: Any, d: Dialogue) -> bool:
+        """A place the last user turn opens with (成都有什么好玩的 / 上海啊: the topic, first)
+        and the assistant's reply took up (place_topic in the thresholds)."""
+        if not self.place_topic or _EXCHANGE not in c.why:
+            return False
+        if len(d.turns) < 2 or d.turns[-2].turn.role != "user":
+            return False
+        user = d.turns[-2]
+        if d.turns[-1].turn.index != user.turn.index + 1:
+            return False  # the user's turn in between was chit-chat: no exchange
+        said = self.openers_re.sub("", user.turn.content.strip())
+        lead = next((w for w in self.lead if said.startswith(w)), "")
+        said = said[len(lead) :]
+        # 挪威的森林怎么样: a place that modifies a noun is part of the topic, not the topic
+        return said.startswith(c.mention.text) and not said[len(c.mention.text) :].startswith("的")
 
     def _named_object(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
         """The candidate the assistant's last turn is nothing but (a bare noun phrase: 生蚝呀 /
@@ -1296,14 +1316,23 @@ class Ellipsis:
         else:
             # X modifies the phrase the question is about: the last noun before the question word
             at = -1
+            before = None
             for t in prev.parse.tokens:
                 if is_question_word(t.text):
                     break
                 if kind_of(t.pos, t.text) == "NOUN":
-                    at = t.start if len(t.text) == 1 else t.end
+                    # 周口天气 / 明天呢: a time goes before the attribute it dates (周口明天天气;
+                    # 宁波的房价 -> 宁波明年的房价)
+                    dated = xtype == "time" and t.text in self.attributes
+                    at = t.start if len(t.text) == 1 or dated else t.end
+                    if dated and before is not None and before.text == "的":
+                        at = before.start
+                before = t
             if at < 0:
                 return state
-            new = ptext[:at] + x + ptext[at:]
+            # 石家庄 / … / 明天的天气呢: a previous turn that is a bare topic asks nothing by
+            # itself, so the 呢 that makes the query a question stays (石家庄明天的天气呢)
+            new = ptext[:at] + x + ptext[at:] + ("" if is_question(prev.parse) else "呢")
             note = f"{x} inserted into the previous question"
             slot = "modifier"
         new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
