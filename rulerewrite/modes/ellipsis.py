@@ -1196,12 +1196,15 @@ class Ellipsis:
             maker = self.mt.parse(by.group("who")).tokens
             if not maker or any(kind_of(t.pos, t.text) != "NOUN" for t in maker):
                 return None
-        elif (
+        elif not (
+            m.group("cop") and names_a_thing(np_toks) and m.group("np")[0] not in "啊呀吧嘛哦"
+        ) and (
             not m.group("np").endswith(self.identity_heads)
             or not np_toks
             or kind_of(np_toks[0].pos, np_toks[0].text) == "VERB"
             or any(kind_of(t.pos, t.text) == "PRON" for t in np_toks)
         ):
+            # (是我男朋友 / 是我心爱的人: with its copula any noun phrase says who the topic is)
             # 喜欢看电影 / 我的书: a clause or the speakers' thing, not a kind; a verb inside a
             # modifier is fine (成都地下说唱皇帝 / 陀思妥耶夫斯基写的小说)
             return None
