@@ -148,6 +148,8 @@ class Ellipsis:
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
         asked = self.opinion_rule.get("question") if self.opinion_rule is not None else None
         self.opinion_question = re.compile(str(asked)) if asked else None
+        bare = self.opinion_rule.get("bare_question") if self.opinion_rule is not None else None
+        self.opinion_bare = re.compile(str(bare)) if bare else None
         self.who_rule = lexicon.rule("completeness", "answer_who")
         who = self.who_rule.get("question") if self.who_rule is not None else None
         self.who_question = re.compile(str(who)) if who else None
@@ -1156,14 +1158,16 @@ class Ellipsis:
             return None
         said = text.strip().rstrip("?？!！。.~ ")
         m = rule.pattern.match(said)
-        last = _answered(state, d) if m is not None else None
+        last = _answered(state, d)
+        if last is not None and m is None and len(said) <= 6:
+            return self._bare_opinion(state, d, said, last)  # 严重 / 好看: the predicate itself
         if m is None or last is None:
             return None
         if any(_names_a_kind(t) for t in self.mt.parse(m["e"]).tokens):
             return None  # 好学校 / 不是他: a kind or a person, not a quality
         q = asked.match(last.turn.content.strip().rstrip("?？!！。.~ "))
         if q is None:
-            return None
+            return self._bare_opinion(state, d, said, last)
         thing = self.mt.bare_noun_phrase(q["x"], _NOUN_PHRASE_KINDS)
         if thing is None or thing != q["x"] or _PERSONAL.search(thing):
             return None
@@ -1177,6 +1181,41 @@ class Ellipsis:
             slot="subject",
             note=f"{said} answers what the assistant asked of {thing!r}",
             confidence=0.65,
+        )
+
+    def _bare_opinion(self, state: State, d: Dialogue, said: str, last: TurnInfo) -> State | None:
+        """The assistant's evaluative question names no thing (好吃吗 / 严重吗) and the reply
+        repeats its predicate (特别好吃 / 严重): it is said of what the user's turn before it
+        named (晚上有虾米吃 / 好吃吗 / 特别好吃 -> 虾米特别好吃)."""
+        bare = self.opinion_bare
+        q = bare.match(last.turn.content.strip().rstrip("?？!！。.~ ")) if bare else None
+        if q is None or q["p"] not in said or len(d.turns) < 2:
+            return None
+        told = d.turns[-2]
+        if told.turn.role != "user" or told.turn.index != last.turn.index - 1:
+            return None
+        if any(kind_of(t.pos, t.text) == "NOUN" for t in self.mt.parse(said).tokens):
+            return None  # 当然味道不错: the reply names its own subject
+        thing = self.mt.bare_noun_phrase(told.turn.content, _NOUN_PHRASE_KINDS)
+        if thing is None:
+            # a topic frame's topic (读过X吗), else the one thing the turn names (我痔疮犯了)
+            named = [
+                m for m in told.mentions if m.gram == "topic" and m.source.startswith("rules/")
+            ]
+            named = named or [m for m in told.mentions if not m.is_set]
+            thing = named[0].text if len(named) == 1 else None
+        if thing is None or _PERSONAL.search(thing) or thing in said:
+            return None
+        return _resolved_from(
+            state,
+            self.opinion_rule.source if self.opinion_rule is not None else "ellipsis",
+            thing + said,
+            thing,
+            told,
+            "obj",
+            slot="subject",
+            note=f"{said} answers the assistant's {q['p']!r} of {thing!r}",
+            confidence=0.6,
         )
 
     def _identity(self, state: State, d: Dialogue, text: str) -> State | None:
