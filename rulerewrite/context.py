@@ -140,6 +140,10 @@ class Mention:
 new_mention = fast_init(Mention)
 _mention_at_turn = fast_replace(Mention, "turn")
 
+# the types that say nothing about what a phrase names (a noun chunk, an unknown word): a
+# verb of enjoying a work may make a title of one, 他/她 may take one only at a penalty
+UNKNOWN_TYPES = frozenset({"thing", "other"})
+
 
 def _after_addressee(
     out: list[tuple[int, int, str, str, str, str, bool]], text: str, cut: int
@@ -444,12 +448,12 @@ class ContextAnalyzer:
             if kind_of(head.pos, head.text) != "NOUN":
                 continue
             etype = self.type_of(head.text, head.pos)
-            if etype in ("thing", "other"):
+            if etype in UNKNOWN_TYPES:
                 etype = self.type_by_suffix(phrase) or etype
             if etype == "thing" and phrase.endswith(self.human_words) and len(head.text) == 1:
                 etype = "human"  # 男/神: jieba cut the person word, the phrase still ends with it
             if (
-                etype in _TITLE_TYPES
+                etype in UNKNOWN_TYPES
                 or (etype == "person" and not phrase.startswith(self.surnames))
             ) and self._after_work_verb(toks, a):
                 # 听晴天 / 在追火影 / 听七里香 (tagged nr): what is listened to is a work; a name
@@ -554,9 +558,9 @@ class ContextAnalyzer:
             # 哥哥 / 姐姐 / 奶奶: a doubled kin word of the dictionary is a person, no babble
             or (o[4] == "human" and len(o[2]) >= 2 and self.lexicon.segmenter.freq(o[2]) > 0)
         ]
-        typed = {(o[0], o[1]) for o in out if o[4] not in ("thing", "other")}
+        typed = {(o[0], o[1]) for o in out if o[4] not in UNKNOWN_TYPES}
         # 邝钰萱 chunked as a noun (thing) and read as a name (person): the typed reading stays
-        out = [o for o in out if o[4] not in ("thing", "other") or (o[0], o[1]) not in typed]
+        out = [o for o in out if o[4] not in UNKNOWN_TYPES or (o[0], o[1]) not in typed]
         for k, (s, e, phrase, hd, etype, src_gram, prot) in enumerate(out):
             src, gram = src_gram.rsplit("|", 1)
             if not prot:
@@ -647,8 +651,6 @@ _PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢�
 
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
-# what a verb of enjoying a work may make a title of (and an nr word without a surname)
-_TITLE_TYPES = frozenset({"thing", "other"})
 _WORK_MEASURES = frozenset({"一首", "首", "一部", "部", "一本", "本", "一集", "一曲", "一下"})
 _MEASURE = frozenset("个些位只条辆台款件双瓶盒")
 # verbal measures the chunker glues onto the next noun (讲解一下金瓶梅 / 看一次电影)

@@ -5,8 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulerewrite.context import _VERB_MEASURE, Dialogue, Mention, TurnInfo, new_mention
-from rulerewrite.lexicon import Lexicon
+from rulerewrite.context import (
+    _VERB_MEASURE,
+    UNKNOWN_TYPES,
+    Dialogue,
+    Mention,
+    TurnInfo,
+    new_mention,
+)
+from rulerewrite.lexicon import Lexicon, Rule
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     NAMED_TYPES,
@@ -125,14 +132,12 @@ class Ellipsis:
             if self.wh_rule is not None
             else "^$"
         )
-        wh_end = self.wh_rule.get("drop_end") if self.wh_rule is not None else None
-        self.wh_end = re.compile(str(wh_end)) if wh_end else None
+        self.wh_end = _rule_pattern(self.wh_rule, "drop_end")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
         self.wh_kinds = frozenset(str(k) for k in kinds or ())
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
         heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
-        by_line = self.identity_rule.get("by") if self.identity_rule else None
-        self.identity_by = re.compile(str(by_line)) if by_line else None
+        self.identity_by = _rule_pattern(self.identity_rule, "by")
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
@@ -146,13 +151,10 @@ class Ellipsis:
             if (r := lexicon.rule("completeness", rid)) is not None and r.pattern is not None
         ]
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
-        asked = self.opinion_rule.get("question") if self.opinion_rule is not None else None
-        self.opinion_question = re.compile(str(asked)) if asked else None
-        bare = self.opinion_rule.get("bare_question") if self.opinion_rule is not None else None
-        self.opinion_bare = re.compile(str(bare)) if bare else None
+        self.opinion_question = _rule_pattern(self.opinion_rule, "question")
+        self.opinion_bare = _rule_pattern(self.opinion_rule, "bare_question")
         self.who_rule = lexicon.rule("completeness", "answer_who")
-        who = self.who_rule.get("question") if self.who_rule is not None else None
-        self.who_question = re.compile(str(who)) if who else None
+        self.who_question = _rule_pattern(self.who_rule, "question")
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
@@ -1336,7 +1338,7 @@ class Ellipsis:
             )
         head = xtoks[-1]
         xtype = self.mt.analyzer.type_of(head.text, head.pos)
-        if xtype in ("thing", "other"):
+        if xtype in UNKNOWN_TYPES:
             xtype = self.mt.analyzer.type_by_suffix(x) or xtype  # 长青护理保险 -> product
         norm = self.mt.lexicon.normalizer(x)
         for mm in self.mt.lexicon.match(norm):
@@ -1419,6 +1421,13 @@ _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
 _MEASURES = frozenset("岁点号个月天年次斤块周")  # what a bare number answer to 几 / 多少 counts
 _SPEAKERS = re.compile(r"[你我您咱]")
 _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
+
+
+def _rule_pattern(rule: Rule | None, key: str) -> re.Pattern[str] | None:
+    """The regular expression a rule gives under ``key`` (besides its ``pattern``), compiled
+    once when the mode is built; None when the rule or the key is absent."""
+    value = rule.get(key) if rule is not None else None
+    return re.compile(str(value)) if value else None
 
 
 def _after_aspect(toks: list[Any], j: int) -> int:

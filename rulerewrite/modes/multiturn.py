@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from rulerewrite.context import (
+    UNKNOWN_TYPES,
     ContextAnalyzer,
     Dialogue,
     Mention,
@@ -40,7 +41,6 @@ HUMAN_TYPES = frozenset({"person", "human"})
 NAMED_TYPES = frozenset(
     {"person", "place", "org", "product", "code", "system", "drug", "plan", "department"}
 )
-UNKNOWN_TYPES = frozenset({"thing", "other"})
 ATTRIBUTE_TYPES = frozenset(
     {"term"}
 )  # dictionary entities that name an attribute (等待期)  # untyped phrases may still name a person
