@@ -83,6 +83,8 @@ class Ellipsis:
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
+        dangling = lexicon.rule("completeness", "dangling_verbs")
+        self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
         self.give_verbs = self.mt.wordset("give_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
@@ -291,7 +293,11 @@ class Ellipsis:
                 or (c.mention.gram == "topic" and c.mention.source.startswith("rules/"))
                 # 悉尼天气怎么样 / 悉尼今天… / 湿度呢: the place the user's turn opens with
                 # (its topic) and the answer took up is the topic of the chat, not its setting
-                or (kind == "subject" and self._place_topic(c, d))
+                # 深圳怎么样 / … / 你喜欢吗: and it is what the user's liking is about
+                or (
+                    (kind == "subject" or not text[:pos].rstrip("了过").endswith(self.no_place))
+                    and self._place_topic(c, d)
+                )
             )
             # 好伤心 / 会讲话: only a person feels or talks
             and (not human or c.mention.etype in _PERSON_TYPES)
@@ -995,8 +1001,12 @@ class Ellipsis:
             return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
         if not names_a_thing(self.mt.parse(m.group("np").strip()).tokens):
             return None  # 不知道 / 夺得第一名: a clause, not what the subject is
-        lead = m.group("lead")
-        new = lead + subject + ("" if m.group("cop") else "是") + said[len(lead) :]
+        lead, rest = m.group("lead"), said[len(m.group("lead")) :]
+        if (q.groupdict().get("rel") or "").startswith("你") and not _PERSONAL.match(m.group("np")):
+            # 郁振波是你啥人啊 / 男朋友: the user's relation, so 我男朋友
+            at = m.start("np") - len(lead)
+            rest = rest[:at] + "我" + rest[at:]
+        new = lead + subject + ("" if m.group("cop") else "是") + rest
         new += text.strip()[len(said) :]
         return _resolved_from(
             state,

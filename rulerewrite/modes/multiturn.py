@@ -1116,9 +1116,14 @@ def _kind(t: Any) -> str:
     return "OTHER" if k == "PUNCT" and _WORDISH.fullmatch(t.text) else k
 
 
+_ONE_OF = re.compile(r"一[种员个类部位款只]")
+
+
 def names_a_thing(toks: Sequence[Any]) -> bool:
     """The tokens are a noun phrase: a noun last, and a verb only inside a modifier, with a 的
     after it (写月亮与六便士的人 / 我喜欢的人; not 夺得第一名 / 房子塌了)."""
+    if len(toks) > 2 and toks[-2].text == "的" and _ONE_OF.fullmatch(toks[-1].text):
+        toks = toks[:-2]  # 股票的一种 / 组合的一员: one of a kind is a thing of that kind
     return (
         bool(toks)
         and kind_of(toks[-1].pos, toks[-1].text) == "NOUN"
