@@ -322,6 +322,8 @@ class Ellipsis:
             floor = self.min_score_question
         if kind == "object":
             kinds = kinds | self.object_kinds
+            if self._evaluated_lead(best, d):
+                kinds = kinds | {"lead"}  # 榴莲臭吗 / 反胃了 / 我喜欢吃: what the user judged
         answer_turn = self.mt.bare_answer(state, d)
         answered = answer_turn.turn.index if answer_turn is not None else None
         if answered is not None and asks:
@@ -427,6 +429,29 @@ class Ellipsis:
         if len(toks) < k + 2 or toks[k].text != "是":
             return False
         return kind_of(toks[k + 1].pos, toks[k + 1].text) in ("NOUN", "NUM")
+
+    def _evaluated_lead(self, best: Any, d: Dialogue) -> bool:
+        """The candidate opens the last user turn and nothing but an evaluation follows it
+        (榴莲臭吗 / 猕猴桃好吃不 / 魔道祖师小说应该好看 / 小米电视太坑): the thing the user
+        judged, which a verb left without its object next is about."""
+        m = best.mention
+        user = next((t for t in reversed(d.turns) if t.turn.role == "user"), None)
+        if user is None or m.turn != user.turn.index:
+            return False
+        said = user.turn.content.strip().rstrip("?？!！。.~ ")
+        if not said.startswith(m.text):
+            return False
+        rest = _JUDGED_END.sub("", said[len(m.text) :])
+        toks = [t for t in self.mt.parse(rest).tokens if t.text.strip()] if rest else []
+        if not toks:
+            return False
+        last = toks[-1]
+        return all(
+            kind_of(t.pos, t.text) == "ADV" or t.text in _JUDGING_ADVERBS for t in toks[:-1]
+        ) and (
+            kind_of(last.pos, last.text) == "ADJ"
+            or (len(last.text) == 2 and last.text[0] in "好难")
+        )
 
     def _confident(self, cands: list[Any], kinds: frozenset[str], floor: float) -> bool:
         """Insert only a clearly salient topic (salient in one of ``kinds``: a topic frame, a
@@ -1422,6 +1447,10 @@ _EVALUATION = re.compile(
     r"^(?:(?:好|真|太|挺|很|超|蛮|巨)(?![吧的啊呀哒嘞了嘛哦滴])[\u4e00-\u9fff]{1,2}?){1,2}"
     r"[的了啊呀哦吧呢哈哒]*$"
 )
+# what may end a turn that judges a thing (好吃不 / 臭吗 / 好看呀) and the words before the
+# judgement that are no adverb to jieba (应该好看 / 太坑)
+_JUDGED_END = re.compile(r"(?:不|么|吗|呢|啊|呀|的|吧|哈|嘛|哦)+$")
+_JUDGING_ADVERBS = frozenset({"应该", "真的", "好"})
 _SEEMS = frozenset({"看着", "看起来", "吃起来", "听起来", "闻起来", "摸起来", "用起来", "喝起来"})
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
