@@ -155,6 +155,8 @@ class Ellipsis:
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
         self.opinion_question = _rule_pattern(self.opinion_rule, "question")
         self.opinion_bare = _rule_pattern(self.opinion_rule, "bare_question")
+        self.weather_rule = lexicon.rule("completeness", "weather_followup")
+        self.weather_report = _rule_pattern(self.weather_rule, "report")
         self.who_rule = lexicon.rule("completeness", "answer_who")
         self.who_question = _rule_pattern(self.who_rule, "question")
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
@@ -216,7 +218,8 @@ class Ellipsis:
         if why is not None:
             return why
         answer = (
-            self._answer(state, d, text)
+            self._weather(state, d, text)
+            or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
             or self._wh_answer(state, d, text)
             or self._unknown(state, d, text)
@@ -863,8 +866,8 @@ class Ellipsis:
                     break
                 while np and np[-1].text == "的":
                     np.pop()
-                if not np:
-                    continue
+                if not np or np[0].text.isdigit():
+                    continue  # 阴转雨夹雪0度到5度: a number's digits are no object of 雨夹雪
                 obj = ti.turn.content[np[0].start : np[-1].end]
                 # the turn's own mention there is the whole name (魔道祖师, not 魔 of 魔/道/祖师)
                 whole = [
@@ -1006,6 +1009,48 @@ class Ellipsis:
             slot="question",
             note=f"answer to {asked!r}: {core} for {m.group(0)}",
             confidence=0.7,
+        )
+
+    def _weather(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A turn about the weather, naming no place, right after the assistant's weather report
+        for a place is about that place (邯郸今天的天气是霾转多云… / 好冷 -> 邯郸好冷;
+        雷阵雨下多久 -> 青岛雷阵雨下多久); an opening interjection stays in front."""
+        rule, report = self.weather_rule, self.weather_report
+        last = _answered(state, d)
+        if rule is None or rule.pattern is None or report is None or last is None:
+            return None
+        m = report.match(last.turn.content.strip())
+        said = text.strip()
+        if m is None or not rule.pattern.search(said) or m.group("p") in said:
+            return None
+        if any(w in said for w in rule.get("not_inside") or ()):
+            return None  # 你那儿冷吗 / 哪里不下雨: another place, or one to be found
+        if any(t.pos.startswith("ns") for t in self.mt.parse(said).tokens):
+            return None  # 北京冷吗: a place of its own
+        # 下雨不过很小重庆明天的天气是…: the place is the run of place names ending the capture
+        toks = self.mt.parse(m.group("p")).tokens
+        k = len(toks)
+        while k and toks[k - 1].pos.startswith("ns"):
+            k -= 1
+        place = m.group("p")[toks[k].start :] if k < len(toks) else m.group("p")
+        if k == len(toks) and len(place) > 4:
+            return None  # no place name there, only chatter
+        at = 0
+        for lead in sorted(rule.get("after") or (), key=len, reverse=True):
+            if said.startswith(lead):
+                at = len(lead) + len(said[len(lead) :]) - len(said[len(lead) :].lstrip(" ，,"))
+                break
+        return _resolved_from(
+            state,
+            rule.source,
+            said[:at] + place + said[at:],
+            place,
+            last,
+            "topic",
+            etype="place",
+            slot="subject",
+            note=f"weather follow-up to the report for {place}",
+            confidence=0.75,
         )
 
     def _who_answer(self, state: State, d: Dialogue, text: str) -> State | None:
