@@ -245,7 +245,22 @@ class Guards:
                 and self._negation_re.search(chunk)
                 and not _from_history(chunk, self._said(prot.history))
             ):  # the more specific reason first
-                return f"adds negation in {chunk!r}"
+                # 莫扎特 + the glue 是: the name was said, the glue word negates nothing
+                if covered is None:
+                    covered = self._glue_cover(out)
+                a, b = j1, j2
+                while a < b and covered[b - 1]:
+                    b -= 1
+                while a < b and covered[a]:
+                    a += 1
+                core = out[a:b]
+                if not (
+                    core
+                    and core != chunk
+                    and not self._negation_re.search(out[j1:a] + out[b:j2])
+                    and _from_history(core, self._said(prot.history))
+                ):
+                    return f"adds negation in {chunk!r}"
             why = self._unsupported(chunk, prot, orig)
             if why:
                 # the diff may cut a glue word in two (能 kept, 否 inserted → 能否): characters

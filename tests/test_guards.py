@@ -104,6 +104,14 @@ def test_negation_from_two_history_pieces_needs_its_word(rw: Rewriter) -> None:
     assert "adds negation" in (why(rw, "为啥", "为啥不喜欢朱飞", h2) or "")
 
 
+def test_name_holding_a_negation_character_plus_glue_is_no_negation(rw: Rewriter) -> None:
+    # 莫 of 莫扎特 counts as a negation; the name was said and 是 is glue: nothing is negated
+    h = ("你知道莫扎特吧", "莫扎特")
+    assert why(rw, "一个伟大的作曲家", "莫扎特是一个伟大的作曲家", h) is None
+    # the glue does not launder a negation the history never said with its word
+    assert "adds negation" in (why(rw, "一个伟大的作曲家", "莫扎特不是一个伟大的作曲家", h) or "")
+
+
 def test_allowed_negation_drop(rw: Rewriter, guards: Guards) -> None:
     q = "难道保单不能退吗"
     assert "drops negation" in (why(rw, q, "保单能退吗") or "")

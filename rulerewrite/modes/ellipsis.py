@@ -375,6 +375,8 @@ class Ellipsis:
             filler += "" if inside or filler.endswith("的") else "的"
         elif which and text.startswith("哪") and text.rstrip("?？呢啊呀").endswith("的"):
             filler += "是"  # 哪个国家的 -> 毕加索是哪个国家的
+        elif kind == "subject" and not filler.endswith("的") and self._says_what(text[pos:]):
+            filler += "是"  # 谁唱的 -> 泡沫是谁唱的; 唱民谣的 -> 赵雷是唱民谣的
         if kind == "subject" and self._attribute_first(parse, pos):
             # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的)
             filler += "" if filler.endswith("的") else "的"
@@ -655,6 +657,39 @@ class Ellipsis:
     def _dangles(self, word: str) -> bool:
         """A transitive verb that can end a query without its object (看 / 看过 / 买了)."""
         return word in self.dangling or (word[-1:] in "了过着" and word[:-1] in self.dangling)
+
+    def _says_what(self, rest: str) -> bool:
+        """What follows a missing subject says what the subject is, so 是 joins them: where
+        it comes from (哪里人 / 哪国的), or a noun phrase of two words or more that is no
+        attribute of it (一个伟大的人 / 好吃的水果 / 导演的名字; not 价格 / 作者). A phrase
+        ending in 的 (谁写的 / 讲什么的 / 挺好吃的) is left as it is: said with and without
+        是 alike."""
+        said = _SAYS_END.sub("", rest.strip())
+        if len(said) < 2 or said.startswith(_COPULAS):
+            return False
+        if _FROM_WHERE.fullmatch(said):
+            return True
+        if _A_NOT_A.search(said):
+            return False  # 帅不帅: a question of degree
+        toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
+        return (
+            len(toks) >= 2
+            and toks[-1].text not in self.attributes
+            and toks[0].text not in ("有", "没有", "没")  # 有类似的动漫吗: what exists
+            # 喜欢看的电影: the speaker's liking, a clause about the speaker
+            and not all(kind_of(t.pos, t.text) == "VERB" for t in toks[:2])
+            # 很帅很帅的样子 / 好无聊没认识的人: a judgement with its degree, not a kind
+            and not any(
+                kind_of(t.pos, t.text) == "ADV"
+                or (
+                    kind_of(t.pos, t.text) == "ADJ"
+                    and kind_of(toks[i + 1].pos, toks[i + 1].text) not in ("DE", "NOUN")
+                )
+                for i, t in enumerate(toks[:-1])
+            )
+            and names_a_thing(toks)
+            and not any(is_question_word(t.text) for t in toks)
+        )
 
     def _attribute_first(self, parse: Parse, pos: int) -> bool:
         """The query opens (at ``pos``) with an attribute noun followed by 是: 作者是谁."""
@@ -1496,6 +1531,11 @@ _EVALUATION = re.compile(
 # judgement that are no adverb to jieba (应该好看 / 太坑)
 _JUDGED_END = re.compile(r"(?:不|么|吗|呢|啊|呀|的|吧|哈|嘛|哦)+$")
 _JUDGING_ADVERBS = frozenset({"应该", "真的", "好"})
+# what ends a phrase that says what its subject is (好学校啊 / 哪里人呢), the copulas it must
+# not open with, and where-from questions
+_SAYS_END = re.compile(r"[吗么呢啊呀吧哈嘛哦?？!！。.~]+$")
+_COPULAS = ("是", "也是", "就是", "不是", "都是", "还是", "算是", "可是", "但是")
+_FROM_WHERE = re.compile(r"哪里人|哪儿人|哪国人|哪里的|哪儿的|哪国的|哪个国家的|什么人")
 _SEEMS = frozenset({"看着", "看起来", "吃起来", "听起来", "闻起来", "摸起来", "用起来", "喝起来"})
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
