@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rulerewrite.context import Mention, new_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
@@ -95,6 +96,13 @@ class Coreference:
                 ends += [(str(w), g) for g in ("male", "female") for w in r.get(g) or []]
         # longest ending first: 姐夫 is a man (夫), 夫人 a woman
         self.gender_ends = tuple(sorted(ends, key=lambda e: -len(e[0])))
+        # 三国演义的作者是谁 / 印象中是 罗贯中 / 他还写过什么: the name the reply gave
+        who = lexicon.rule("coreference", "who_answer")
+        self.who_source = who.source if who is not None else ""
+        self.who_question, self.who_reply, self.who_not = (
+            re.compile(str(who.get(k)), re.IGNORECASE) if who is not None and who.get(k) else None
+            for k in ("question", "reply", "not_np")
+        )
 
     def applies(self, state: State) -> bool:
         if state.has("pronoun") or state.has("demonstrative"):
@@ -156,6 +164,9 @@ class Coreference:
         if answer is None and ref.text in _BARE_THIS and ref.etype is None and not ref.noun:
             answer = self.mt.named_last(state, d, orig_text)  # 水煮肉片 / 这个是零食嘛
             why = "what the assistant just named"
+        if answer is None and ref.animacy == "human" and not ref.plural:
+            answer = self._who_named(state, d, orig_text, ref)
+            why = "the name the reply to a who-question gave"
         if answer is not None:
             # 你最喜欢哪本书 / 围城 / 这本书谁写的: what the assistant just named in answer
             end = ref.noun_end if ref.noun else ref.end
@@ -318,6 +329,52 @@ class Coreference:
         """那是哪里 / 那是我的家乡 / 那边天气: the query is about a place."""
         return any(w in text for w in self.place_words) or any(
             t == "place" for t, _ in self.mt.hinted_types(text)
+        )
+
+    def _who_named(self, state: State, d: Any, text: str, ref: Ref) -> Mention | None:
+        """The name the assistant's last turn gave, and nothing else, in reply to the user's
+        question right before it asking who made or holds something (rules/coreference.yaml
+        ``who_answer``: 三国演义的作者是谁 / 印象中是 罗贯中): who 他 / 她 in ``text`` is. None
+        when the query already names it, or a gendered name disagrees with 她 / 他."""
+        if self.who_question is None or self.who_reply is None or not state.history:
+            return None
+        if len(d.turns) < 2:
+            return None
+        asked, last = d.turns[-2], d.turns[-1]
+        if (
+            last.turn.role != "assistant"
+            or asked.turn.role != "user"
+            or last.turn.index != state.history[-1].index
+            or asked.turn.index != last.turn.index - 1
+            or not self.who_question.search(asked.turn.content)
+        ):
+            return None
+        reply = last.turn.content.strip().rstrip("?？!！。.~ ")
+        fm = self.who_reply.match(reply)
+        if fm is None:
+            return None
+        np = fm.group("np")
+        if (
+            np in text
+            or np in asked.turn.content
+            or (self.who_not is not None and self.who_not.search(np))
+        ):
+            return None
+        gender = self.pronoun_gender.get(ref.text)
+        if gender is not None and self.gender_of(np) not in (None, gender):
+            return None
+        s = fm.start("np")
+        return new_mention(
+            np,
+            np,
+            "person",
+            last.turn.index,
+            last.turn.role,
+            "obj",
+            s,
+            s + len(np),
+            0,
+            self.who_source,
         )
 
     def gender_of(self, head: str) -> str | None:
