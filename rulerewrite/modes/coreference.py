@@ -440,16 +440,27 @@ class Coreference:
         said = m.text
         if (
             ref.animacy == "human"
-            and m.role == "user"
+            and m.role in ("user", "assistant")
             and m.etype in ("person", "human")
             and not m.text.startswith(self.mt.analyzer.surnames)  # 我吴世勋: a fan's name
         ):
             # 我老公太让我伤心了 / … / 他老是玩手机: the user's own person keeps the user's 我
-            # (我老公老是玩手机), as the user said it
+            # (我老公老是玩手机), as the user said it; the assistant's 你同桌 is the user's
+            # 我同桌 when the user called the person theirs (我同桌 / 你同桌好帅 / 她是女生 ->
+            # 我同桌是女生; 老公最厉害 / 你老公真厉害 / 他出轨 -> 老公出轨)
             turn = next((t for t in state.history if t.index == m.turn), None)
             owner = _OWNER.search(turn.content[: m.start]) if turn is not None else None
-            if owner is not None:
+            if owner is not None and m.role == "user":
                 said = owner.group() + said
+            elif (
+                owner is not None
+                and owner.group() in _YOUR
+                and any(
+                    t.role == "user" and m.text in t.content and "我" in t.content.split(m.text)[0]
+                    for t in state.history
+                )
+            ):
+                said = _YOUR[owner.group()] + said
         new = text[:start] + said + text[end:]
         return resolved(
             state,
@@ -465,6 +476,8 @@ class Coreference:
 
 # a possessive the user said right before a person word (我老公 / 我的同学 / 我们班主任 / 你姐姐)
 _OWNER = re.compile(r"(?:我们|我的|我|你的|你)$")
+# the assistant's "your" is the user's "my" (你同桌 -> 我同桌)
+_YOUR = {"你": "我", "你的": "我的"}
 _OF_THE_KIND = frozenset({"kind"})
 # demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
 _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
