@@ -281,6 +281,8 @@ class ContextAnalyzer:
         self.non_entity: frozenset[str] = frozenset()
         self.named_kinds: list[tuple[re.Pattern[str], str]] = []
         self.work_verbs: frozenset[str] = frozenset()
+        # a person frame's X that is a role (网易老板是谁 / 微软之父是谁): not typed a person
+        self.role_ends: tuple[str, ...] = ()
         self.kin_one: frozenset[str] = frozenset()  # 哥 of 我哥 (rules/context.yaml owned_kin)
         # longest first (欧阳 before 欧) for str.startswith
         self.surnames: tuple[str, ...] = tuple(sorted(surnames_of(lexicon), key=lambda x: -len(x)))
@@ -320,6 +322,8 @@ class ContextAnalyzer:
                 chitchat.append((r.pattern, r.source))
             if r.pattern is not None and r.get("kind") == "topic":
                 self.topic_frames.append((r.pattern, r.source, r.get("type")))
+                if r.get("type") == "person":
+                    self.role_ends += tuple(str(w) for w in r.get("role_ends") or ())
             if r.pattern is not None and r.get("kind") == "set":
                 self.set_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
@@ -506,6 +510,8 @@ class ContextAnalyzer:
                 or phrase.endswith(self.topic_not_last)
             ):
                 continue  # 你知道我在哪吗: a question about the speakers, not a topic
+            if ftype == "person" and phrase.endswith((*self.human_heads, *self.role_ends)):
+                continue  # 网易老板是谁: a role; the person is who the reply names
             s = text.index(phrase, s)
             e = s + len(phrase)
             inner = [t for t in toks if s <= t.start and t.end <= e]
