@@ -281,6 +281,9 @@ class ContextAnalyzer:
         self.non_entity: frozenset[str] = frozenset()
         self.named_kinds: list[tuple[re.Pattern[str], str]] = []
         self.work_verbs: frozenset[str] = frozenset()
+        # a person frame's X that is a role (网易老板是谁 / 微软之父是谁): not typed a person
+        self.role_ends: tuple[str, ...] = ()
+        self.kin_one: frozenset[str] = frozenset()  # 哥 of 我哥 (rules/context.yaml owned_kin)
         # longest first (欧阳 before 欧) for str.startswith
         self.surnames: tuple[str, ...] = tuple(sorted(surnames_of(lexicon), key=lambda x: -len(x)))
         self.translit_chars: frozenset[str] = frozenset()
@@ -307,6 +310,8 @@ class ContextAnalyzer:
             if r.get("chars") and r.id == "transliteration":
                 self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
                 self.translit_min = int(r.get("min_len") or 3)
+            if r.get("kin_one"):
+                self.kin_one = self.kin_one | frozenset(str(w) for w in r.get("kin_one"))
             if r.get("work_verbs"):
                 self.work_verbs = self.work_verbs | frozenset(str(w) for w in r.get("work_verbs"))
             for kind, pat in (r.get("named_kinds") or {}).items():
@@ -317,6 +322,8 @@ class ContextAnalyzer:
                 chitchat.append((r.pattern, r.source))
             if r.pattern is not None and r.get("kind") == "topic":
                 self.topic_frames.append((r.pattern, r.source, r.get("type")))
+                if r.get("type") == "person":
+                    self.role_ends += tuple(str(w) for w in r.get("role_ends") or ())
             if r.pattern is not None and r.get("kind") == "set":
                 self.set_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
@@ -503,6 +510,8 @@ class ContextAnalyzer:
                 or phrase.endswith(self.topic_not_last)
             ):
                 continue  # 你知道我在哪吗: a question about the speakers, not a topic
+            if ftype == "person" and phrase.endswith((*self.human_heads, *self.role_ends)):
+                continue  # 网易老板是谁: a role; the person is who the reply names
             s = text.index(phrase, s)
             e = s + len(phrase)
             inner = [t for t in toks if s <= t.start and t.end <= e]
@@ -557,6 +566,9 @@ class ContextAnalyzer:
             )
             # 哥哥 / 姐姐 / 奶奶: a doubled kin word of the dictionary is a person, no babble
             or (o[4] == "human" and len(o[2]) >= 2 and self.lexicon.segmenter.freq(o[2]) > 0)
+            # 我哥 / 我的姐: a one-character kin word after the user's own possessive is a
+            # person (not 你妹, an oath; the assistant's 我姐 is not the user's)
+            or (o[2] in self.kin_one and turn.role == "user" and text[: o[0]].endswith(_POSSESSIVE))
         ]
         typed = {(o[0], o[1]) for o in out if o[4] not in UNKNOWN_TYPES}
         # 邝钰萱 chunked as a noun (thing) and read as a name (person): the typed reading stays
@@ -651,6 +663,7 @@ _PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢�
 
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
+_POSSESSIVE = ("我", "我的")
 _WORK_MEASURES = frozenset({"一首", "首", "一部", "部", "一本", "本", "一集", "一曲", "一下"})
 _MEASURE = frozenset("个些位只条辆台款件双瓶盒")
 # verbal measures the chunker glues onto the next noun (讲解一下金瓶梅 / 看一次电影)

@@ -54,6 +54,9 @@ class Comparison:
         coll = lexicon.rule("comparison", "collective")
         self.collective_kinds = frozenset(coll.get("salient") or ()) if coll else frozenset()
         self.collective_min = float(coll.get("min_score") or 2.0) if coll else 2.0
+        # 父母 / 巨蟹男 / 水瓶座: a class of people both speakers just talked about (people_*)
+        self.people_kinds = frozenset(coll.get("people_salient") or ()) if coll else frozenset()
+        self.people_types = frozenset(coll.get("people_types") or ()) if coll else frozenset()
 
     def applies(self, state: State) -> bool:
         return (
@@ -193,13 +196,21 @@ class Comparison:
         if self.mt.is_statement(text):
             # a narrative statement: only a topic or a dictionary entity, as for 他 / 它
             kinds = kinds & self.mt.statement_kinds
-        if not kinds:
-            return None
         people = animacy == "human"
+        if not kinds and not (people and self.people_kinds):
+            return None
         cands = [
             c
             for c in self.mt.rank(d, text=text, animacy="nonhuman" if not people else None)
-            if salient(c, kinds)
+            if (
+                salient(c, kinds)
+                # 父母 / 为什么提父母 / 他们不在意我: people the last exchange is about
+                or (
+                    people
+                    and c.mention.etype in self.people_types
+                    and salient(c, self.people_kinds)
+                )
+            )
             and c.score >= self.collective_min
             and c.mention.etype != "place"  # a group of people or things, not where they are
             # 他们 is people, a band or a team: never a product or a drug of the dictionaries

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rulerewrite.context import Mention, new_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
@@ -95,6 +96,13 @@ class Coreference:
                 ends += [(str(w), g) for g in ("male", "female") for w in r.get(g) or []]
         # longest ending first: 姐夫 is a man (夫), 夫人 a woman
         self.gender_ends = tuple(sorted(ends, key=lambda e: -len(e[0])))
+        # 三国演义的作者是谁 / 印象中是 罗贯中 / 他还写过什么: the name the reply gave
+        who = lexicon.rule("coreference", "who_answer")
+        self.who_source = who.source if who is not None else ""
+        self.who_question, self.who_reply, self.who_not = (
+            re.compile(str(who.get(k)), re.IGNORECASE) if who is not None and who.get(k) else None
+            for k in ("question", "reply", "not_np")
+        )
 
     def applies(self, state: State) -> bool:
         if state.has("pronoun") or state.has("demonstrative"):
@@ -156,6 +164,9 @@ class Coreference:
         if answer is None and ref.text in _BARE_THIS and ref.etype is None and not ref.noun:
             answer = self.mt.named_last(state, d, orig_text)  # 水煮肉片 / 这个是零食嘛
             why = "what the assistant just named"
+        if answer is None and ref.animacy == "human" and not ref.plural:
+            answer = self._who_named(state, d, orig_text, ref)
+            why = "the name the reply to a who-question gave"
         if answer is not None:
             # 你最喜欢哪本书 / 围城 / 这本书谁写的: what the assistant just named in answer
             end = ref.noun_end if ref.noun else ref.end
@@ -320,6 +331,52 @@ class Coreference:
             t == "place" for t, _ in self.mt.hinted_types(text)
         )
 
+    def _who_named(self, state: State, d: Any, text: str, ref: Ref) -> Mention | None:
+        """The name the assistant's last turn gave, and nothing else, in reply to the user's
+        question right before it asking who made or holds something (rules/coreference.yaml
+        ``who_answer``: 三国演义的作者是谁 / 印象中是 罗贯中): who 他 / 她 in ``text`` is. None
+        when the query already names it, or a gendered name disagrees with 她 / 他."""
+        if self.who_question is None or self.who_reply is None or not state.history:
+            return None
+        if len(d.turns) < 2:
+            return None
+        asked, last = d.turns[-2], d.turns[-1]
+        if (
+            last.turn.role != "assistant"
+            or asked.turn.role != "user"
+            or last.turn.index != state.history[-1].index
+            or asked.turn.index != last.turn.index - 1
+            or not self.who_question.search(asked.turn.content)
+        ):
+            return None
+        reply = last.turn.content.strip().rstrip("?？!！。.~ ")
+        fm = self.who_reply.match(reply)
+        if fm is None:
+            return None
+        np = fm.group("np")
+        if (
+            np in text
+            or np in asked.turn.content
+            or (self.who_not is not None and self.who_not.search(np))
+        ):
+            return None
+        gender = self.pronoun_gender.get(ref.text)
+        if gender is not None and self.gender_of(np) not in (None, gender):
+            return None
+        s = fm.start("np")
+        return new_mention(
+            np,
+            np,
+            "person",
+            last.turn.index,
+            last.turn.role,
+            "obj",
+            s,
+            s + len(np),
+            0,
+            self.who_source,
+        )
+
     def gender_of(self, head: str) -> str | None:
         """帅哥 -> male, 闺蜜 -> female, 朋友 -> None (rules/coreference.yaml ``gender``)."""
         return next((g for end, g in self.gender_ends if head.endswith(end)), None)
@@ -383,16 +440,27 @@ class Coreference:
         said = m.text
         if (
             ref.animacy == "human"
-            and m.role == "user"
+            and m.role in ("user", "assistant")
             and m.etype in ("person", "human")
             and not m.text.startswith(self.mt.analyzer.surnames)  # 我吴世勋: a fan's name
         ):
             # 我老公太让我伤心了 / … / 他老是玩手机: the user's own person keeps the user's 我
-            # (我老公老是玩手机), as the user said it
+            # (我老公老是玩手机), as the user said it; the assistant's 你同桌 is the user's
+            # 我同桌 when the user called the person theirs (我同桌 / 你同桌好帅 / 她是女生 ->
+            # 我同桌是女生; 老公最厉害 / 你老公真厉害 / 他出轨 -> 老公出轨)
             turn = next((t for t in state.history if t.index == m.turn), None)
             owner = _OWNER.search(turn.content[: m.start]) if turn is not None else None
-            if owner is not None:
+            if owner is not None and m.role == "user":
                 said = owner.group() + said
+            elif (
+                owner is not None
+                and owner.group() in _YOUR
+                and any(
+                    t.role == "user" and m.text in t.content and "我" in t.content.split(m.text)[0]
+                    for t in state.history
+                )
+            ):
+                said = _YOUR[owner.group()] + said
         new = text[:start] + said + text[end:]
         return resolved(
             state,
@@ -408,6 +476,8 @@ class Coreference:
 
 # a possessive the user said right before a person word (我老公 / 我的同学 / 我们班主任 / 你姐姐)
 _OWNER = re.compile(r"(?:我们|我的|我|你的|你)$")
+# the assistant's "your" is the user's "my" (你同桌 -> 我同桌)
+_YOUR = {"你": "我", "你的": "我的"}
 _OF_THE_KIND = frozenset({"kind"})
 # demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
 _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
