@@ -155,6 +155,8 @@ class Ellipsis:
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
         self.opinion_question = _rule_pattern(self.opinion_rule, "question")
         self.opinion_bare = _rule_pattern(self.opinion_rule, "bare_question")
+        self.offer_rule = lexicon.rule("completeness", "offered")
+        self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = _rule_pattern(self.weather_rule, "report")
         self.who_rule = lexicon.rule("completeness", "answer_who")
@@ -343,6 +345,12 @@ class Ellipsis:
                 # 什么漫画 / 进击的巨人: the title is the whole answer, not its last noun
                 best = new_candidate(whole, best.score, best.why + ", the whole answer")
         named = self._named_object(state, d, cands) if kind == "object" else None
+        if (
+            named is None
+            and len(text) <= self.offered_len
+            and not self._confident(cands, kinds, floor)
+        ):
+            named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
         if named is not None:
             best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
@@ -425,6 +433,50 @@ class Ellipsis:
             (c for c in cands if c.mention.turn == last.turn.index and c.mention.text == said),
             None,
         )
+
+    def _offered(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
+        """The one thing the assistant's reply offered when the user had just asked for one
+        (晚上想吃什么 / 我是想吃西餐 / 很贵的 -> 西餐很贵的; 有好看的电影吗 / 狄仁杰之四大天王
+        还不错 / 看过了): a short reaction next is about it. Not when the reply names two or
+        more things, nor the kind the user asked for (电影 / 零食)."""
+        rule, last = self.offer_rule, _answered(state, d)
+        if rule is None or rule.pattern is None or last is None or len(d.turns) < 2:
+            return None
+        asked = d.turns[-2]
+        if asked.turn.role != "user" or asked.turn.index != last.turn.index - 1:
+            return None
+        if not rule.pattern.search(asked.turn.content):
+            return None
+        offered = [
+            c
+            for c in cands
+            if c.mention.turn == last.turn.index
+            and c.mention.text not in asked.turn.content
+            and c.mention.etype not in ("place", "time")
+            and c.mention.head not in self.attributes  # 味道不错: an attribute, not a thing
+            and not any(n in c.mention.text for n in self.mt.category_nouns if len(n) >= 2)
+        ]
+        texts = {c.mention.text for c in offered}
+        if not offered or any(t not in offered[0].mention.text for t in texts):
+            return None  # nothing, or two things offered: not clear which
+        best = offered[0]
+        said = _OFFER_END.sub("", last.turn.content.strip())
+        # 吃烙饼 / 腊八节吃八宝粥: what is offered follows the verb of the asking
+        said = _OFFER_VERB.split(said)[-1]
+        if (
+            best.mention.text in said
+            and len(said) <= 10
+            and not _OFFER_CLAUSE.search(said)
+            and said != best.mention.text
+        ):
+            # 烤冷面啊 / 进击的巨人: a reply that is only the offer is its whole name, however
+            # the segmenter cut it (烤/冷面)
+            m = best.mention
+            whole = new_mention(
+                said, m.head, m.etype, m.turn, m.role, "obj", 0, len(said), 0, "offer"
+            )
+            best = new_candidate(whole, best.score, best.why + ", the whole reply")
+        return best
 
     def _copula_led(self, parse: Parse) -> bool:
         """是 + a noun phrase and nothing before it (是一个游戏 / 也是歌手啊): it says what
@@ -1536,6 +1588,10 @@ _JUDGING_ADVERBS = frozenset({"应该", "真的", "好"})
 _SAYS_END = re.compile(r"[吗么呢啊呀吧哈嘛哦?？!！。.~]+$")
 _COPULAS = ("是", "也是", "就是", "不是", "都是", "还是", "算是", "可是", "但是")
 _FROM_WHERE = re.compile(r"哪里人|哪儿人|哪国人|哪里的|哪儿的|哪国的|哪个国家的|什么人")
+# what may end a reply that only offers a thing (烤冷面啊), and what makes it a clause
+_OFFER_END = re.compile(r"(?:[了啊呀吧嘛哒哈哦呢~～!！。.])+$")
+_OFFER_VERB = re.compile(r"[吃喝看玩听读买]")
+_OFFER_CLAUSE = re.compile(r"[\s，,。；;！!？?、你我他她它和或都]|是|有|在|不|没|很|挺|好|还是|跟")
 _SEEMS = frozenset({"看着", "看起来", "吃起来", "听起来", "闻起来", "摸起来", "用起来", "喝起来"})
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
