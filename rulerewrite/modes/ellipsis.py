@@ -1357,7 +1357,11 @@ class Ellipsis:
         repeats its predicate (特别好吃 / 严重): it is said of what the user's turn before it
         named (晚上有虾米吃 / 好吃吗 / 特别好吃 -> 虾米特别好吃)."""
         bare = self.opinion_bare
-        q = bare.match(last.turn.content.strip().rstrip("?？!！。.~ ")) if bare else None
+        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        if _A_NOT_A.search(asked):
+            # 好不好吃啊 asks what 好吃吗 asks
+            asked = _A_NOT_A.sub(r"\g<a>", asked, count=1).rstrip("啊呀呢哈") + "吗"
+        q = bare.match(asked) if bare else None
         if q is None or q["p"] not in said or len(d.turns) < 2:
             return None
         told = d.turns[-2]
