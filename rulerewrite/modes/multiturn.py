@@ -630,6 +630,15 @@ class MultiTurn:
             and len(toks[0].text) == 2
             and may_end_name(toks[1].text)
         )
+        # 张/大大 in both turns: a surname and a two-character word jieba knew on its own (大大 /
+        # 更新) make a name when the speakers repeat them together
+        split_name = split_name or (
+            len(toks) == 2
+            and len(toks[0].text) == 1
+            and len(toks[1].text) == 2
+            and toks[0].text.startswith(self.analyzer.surnames)
+            and self.analyzer.lexicon.segmenter.freq(toks[0].text + toks[1].text) == 0
+        )
         singles = sum(1 for t in toks if len(t.text) == 1)
         if not split_name and (singles < len(toks) or len(toks) < 2):
             # trim function words and verbs at the edges (喜欢X / X的); a run of single
@@ -650,6 +659,7 @@ class MultiTurn:
             and len(phrase) <= 4
             and (phrase.startswith(self.analyzer.surnames) or toks[0].pos.startswith("nr"))
         )
+
         nominal = name_run or any(
             k == "NOUN" and len(t.text) >= 2 for k, t in zip(kinds, toks, strict=True)
         )
@@ -732,6 +742,13 @@ class MultiTurn:
                 for sp in shared
                 if sp.turn == m.turn and m.text.endswith(sp.text) and m.start <= sp.start
             )
+            # 张宝华 said twice and read as a name there, tagged nz in its turn: a person
+            named = {sp.text for sp in shared if sp.etype == "person"}
+            if named:
+                mentions = [
+                    _retyped(m, "person") if m.text in named and m.etype in UNKNOWN_TYPES else m
+                    for m in mentions
+                ]
             texts = {m.text for m in mentions}
             mentions += [
                 sp
@@ -941,6 +958,24 @@ class MultiTurn:
 
 
 SHARED = "shared"  # Mention.source of a phrase said in two turns
+
+
+def _retyped(m: Mention, etype: str) -> Mention:
+    """``m`` with another entity type (a name the repetition revealed)."""
+    return new_mention(
+        m.text,
+        m.head,
+        etype,
+        m.turn,
+        m.role,
+        m.gram,
+        m.start,
+        m.end,
+        m.order,
+        m.source,
+        m.members,
+        m.protected,
+    )
 
 
 def _recency(back: int) -> str:
