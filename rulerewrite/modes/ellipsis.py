@@ -612,6 +612,13 @@ class Ellipsis:
             and len(parse.text) <= self.short_len
         ):
             return "object", rest[-1][0].end  # 快点给我 / 我教你: what is given or taught
+        if (
+            len(rest) >= 2
+            and rest[-1][0].text == "过"
+            and rest[-2][0].text in _GOING
+            and all(k == "ADV" or k == "PRON" for _t, k in rest[:-2])
+        ):
+            return "object", rest[-1][0].end  # 你来过吗: where one has been (来过重庆)
         # 找不到 / 做不了: a verb and its potential complement end the verb phrase
         tail = 2 if len(rest) >= 2 and rest[-1][0].text in _POTENTIAL else 1
         if (
@@ -664,6 +671,13 @@ class Ellipsis:
         j = len(toks) - 1
         while j >= 0 and kinds[j] in ("PART", "AUX") and toks[j].text not in QUESTION_WORDS:
             j -= 1
+        asked_mei = False
+        if j >= 1 and toks[j].text in ("没", "没有"):
+            vi = j - 1  # 你看过没 / 你玩过没: 没 asks, like 吗 (你看过魔道祖师没)
+            while vi >= 1 and kinds[vi] == "AUX":
+                vi -= 1
+            asked_mei = kinds[vi] == "VERB"
+            j = vi if asked_mei else j
         # 你找不到: the verb before its potential complement, the object after both
         potential = j >= 1 and toks[j].text in _POTENTIAL and kinds[j - 1] == "VERB"
         v = j - 1 if potential else j
@@ -674,6 +688,8 @@ class Ellipsis:
             and len(parse.text) <= self.short_len
             and not self._has_object(toks, kinds, v)
         ):
+            if asked_mei and j + 1 < len(toks) and toks[j + 1].text == "了":
+                return "object", toks[j].end  # 你看了没 -> 你看世界杯了没
             return "object", toks[j].end if potential else _after_aspect(toks, j)
         return None
 
