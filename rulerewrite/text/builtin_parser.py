@@ -183,8 +183,8 @@ def _merge_latin(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
 # a surname and two single characters jieba left apart (卢/本/伟, 朱/正/廷): an unknown name
 # when neither character is a function word or a pronoun and no further single character follows
 # predicates that follow a two-character name, never a given name's last character (杨阳|胖,
-# 韩庚|帅, 吴磊|招)
-_PREDICATE_CHARS = frozenset("胖瘦帅丑矮招走跑吃喝笑哭")
+# 韩庚|帅, 吴磊|招, 汤唯|好有气质, 彭于晏|残了)
+_PREDICATE_CHARS = frozenset("胖瘦帅丑矮招走跑吃喝笑哭好残病惨萌酷")
 # function words that never open or continue an unknown name after a surname
 _NOT_NAME = frozenset("是有在说要会能想去来的了吗呢吧啊也都就还很太不没")
 _NAME_STOP = _NOT_NAME | frozenset("我你他她它这那和与跟把被给对从向到里上下") | _PREDICATE_CHARS
