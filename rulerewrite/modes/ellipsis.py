@@ -159,6 +159,12 @@ class Ellipsis:
         self.opinion_bare = _rule_pattern(self.opinion_rule, "bare_question")
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = _rule_pattern(self.weather_rule, "report")
+        self.what_else = lexicon.rule("completeness", "ne_what_else")
+        self.what_else_words = self.mt.wordset("ne_what_else")
+        bare_ne = lexicon.rule("completeness", "bare_ne")
+        self.ne_time = _rule_pattern(bare_ne, "time")
+        self.ne_rank = _rule_pattern(bare_ne, "rank")
+        self.ne_rank_end = _rule_pattern(bare_ne, "rank_end")
         weather_ne = lexicon.rule("completeness", "ne_weather")
         self.ne_weather_words = tuple(sorted(self.mt.wordset("ne_weather"), key=len, reverse=True))
         self.ne_weather_how = _rule_pattern(weather_ne, "how") or re.compile("$^")
@@ -1421,6 +1427,66 @@ class Ellipsis:
 
     # -- X呢 ---------------------------------------------------------------------------------------
 
+    def _what_else(self, state: State, d: Dialogue, lead: str) -> State | None:
+        """What: 还有呢 after a question asking what a thing has asks what else it has (rule
+        ne_what_else). Why: 还有 alone retrieves nothing, and the thing of the question is no
+        topic to glue to it (还有北京呢). Example: (西安有什么小吃 / 肉夹馍) 还有呢 ->
+        西安还有什么小吃呢; (科幻片有哪些 / 星际穿越) 还有呢 -> 还有哪些科幻片呢."""
+        rule = self.what_else
+        prev = _previous_question(d)
+        if rule is None or rule.pattern is None or prev is None:
+            return None
+        m = rule.pattern.match(prev.turn.content.strip().rstrip("?？。.!！"))
+        if m is None:
+            return None
+        s, q, n = m.group("s"), m.group("q"), m.group("n")
+        new = lead + (s + "还有" + q + n if n else "还有" + q + s) + "呢"
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            prev.turn.content,
+            prev,
+            "question",
+            etype="question",
+            slot="question",
+            note="还有 asks the previous what-question again",
+            confidence=0.7,
+        )
+
+    def _rank_ne(self, state: State, d: Dialogue, x: str) -> State | None:
+        """What: X呢 where X is a rank (第二个 / 最低的) and the previous question holds one:
+        X takes its place, a who-or-what ending (是谁) goes and the query's 呢 stays (rules
+        bare_ne rank / rank_end).
+        Why: a rank is no noun to insert (七龙珠中战斗力最高的最低的呢 is broken).
+        Example: (清朝第一位皇帝是谁 / 努尔哈赤) 第二位呢 -> 清朝第二位皇帝呢."""
+        if self.ne_rank is None:
+            return None
+        said = state.standalone.strip().rstrip("?？")
+        x = x + "的" if said.endswith("的呢") else x
+        prev = _previous_question(d)
+        if prev is None or not self.ne_rank.fullmatch(x):
+            return None
+        ptext = prev.turn.content.strip().rstrip("?？。.!！")
+        m = self.ne_rank.search(ptext)
+        if m is None or m.group() == x or (m.group().startswith("第") != x.startswith("第")):
+            return None
+        new = ptext[: m.start()] + x + ptext[m.end() :]
+        end = self.ne_rank_end.search(new) if self.ne_rank_end is not None else None
+        new = new[: end.start()] + "呢" if end is not None else new
+        return _resolved_from(
+            state,
+            self.mt.sources.get("bare_ne", "ellipsis:bare_ne"),
+            new,
+            prev.turn.content,
+            prev,
+            "question",
+            etype="question",
+            slot="rank",
+            note=f"{x} takes the rank slot of {m.group()!r}",
+            confidence=0.7,
+        )
+
     def _identity_swap(self, prev: TurnInfo, noun: Token, x: str) -> str | None:
         """What: the previous question asks what or who its subject is (太阳是什么天体 /
         百年孤独的作者是谁); X takes the subject's place, or the owner's place before an
@@ -1511,7 +1577,16 @@ class Ellipsis:
             # 缺点呢 after 双鱼座的特点: the attribute takes the previous question's attribute;
             # 作者呢 after 你知道白夜行吗: the topic is missing (白夜行的作者呢, the gap path)
             return self._attribute_ne(state, d, x)
-        named = self.mt.analyzer.type_by_suffix(x) is not None  # 金禧年金保险: a name
+        if x in self.what_else_words:
+            return self._what_else(state, d, lead)
+        if x.strip().isdigit():
+            return None  # 35呢: a bare number fills no slot (the question is read as it is)
+        ranked = self._rank_ne(state, d, x)
+        if ranked is not None:
+            return ranked
+        # 2017年呢: a date the time words do not hold is a time all the same
+        dated = self.ne_time is not None and self.ne_time.fullmatch(x) is not None
+        named = dated or self.mt.analyzer.type_by_suffix(x) is not None  # 金禧年金保险: a name
         # X的呢 (上班的呢 / 其他行业的呢): X modifies the thing the last question was about,
         # and may be a verb phrase; a one-character verb + 的 (吃的 / 玩的) names a thing itself
         de = state.standalone.strip().rstrip("?？").endswith("的呢") and len(x) >= 2
@@ -1542,7 +1617,7 @@ class Ellipsis:
                 note=f"{x}呢 with no previous question",
             )
         head = xtoks[-1]
-        xtype = self.mt.analyzer.type_of(head.text, head.pos)
+        xtype = "time" if dated else self.mt.analyzer.type_of(head.text, head.pos)
         if xtype in UNKNOWN_TYPES:
             xtype = self.mt.analyzer.type_by_suffix(x) or xtype  # 长青护理保险 -> product
         norm = self.mt.lexicon.normalizer(x)
@@ -1559,7 +1634,7 @@ class Ellipsis:
         if xtype in _SLOT_TYPES:
             same = [m for m in prev.mentions if m.etype == xtype and not m.is_set and m.text != x]
         if xtype == "time":
-            same += _time_tokens(prev)
+            same += _time_tokens(prev, self.ne_time)
             same.sort(key=lambda m: m.start)
         if same:
             target = same[0]
@@ -1738,12 +1813,20 @@ _TIME = re.compile(
 )
 
 
-def _time_tokens(ti: TurnInfo) -> list[Mention]:
-    """Time expressions of a turn (今天 / 下周 / 上午 ...), for 明天呢-style slot swaps."""
+def _time_tokens(ti: TurnInfo, dates: re.Pattern[str] | None = None) -> list[Mention]:
+    """Time expressions of a turn (今天 / 下周 / 上午 ...; with ``dates`` also 2018年 / 9月),
+    for 明天呢-style slot swaps, in the order they are said."""
     role, idx = ti.turn.role, ti.turn.index
+    found = list(_TIME.finditer(ti.turn.content))
+    if dates is not None:
+        found += [
+            m
+            for m in dates.finditer(ti.turn.content)
+            if not any(f.start() < m.end() and m.start() < f.end() for f in found)
+        ]
     return [
         new_mention(m.group(), m.group(), "time", idx, role, "adv", m.start(), m.end(), 0, "time")
-        for m in _TIME.finditer(ti.turn.content)
+        for m in sorted(found, key=lambda m: m.start())
     ]
 
 
