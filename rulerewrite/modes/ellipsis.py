@@ -1511,7 +1511,15 @@ class Ellipsis:
         return x + ptext[end:]
 
     def _weather_ne(
-        self, state: State, d: Dialogue, prev: TurnInfo, lead: str, x: str, xtype: str
+        self,
+        state: State,
+        d: Dialogue,
+        prev: TurnInfo,
+        lead: str,
+        x: str,
+        xtype: str,
+        *,
+        attr_said: str = "",
     ) -> State | None:
         """What: a bare time (or place) + 呢 after a question about the weather of a place asks
         for the weather there and then: lead + place + time + attribute + 呢, without the
@@ -1549,7 +1557,8 @@ class Ellipsis:
             report = self.weather_report
             m = report.match(last.turn.content.strip()) if report and last else None
             if m is not None and m.group("p").endswith(places[0].text):
-                new = places[0].text + x + ("" if x.endswith("的") else "的") + "天气"
+                said = attr_said or ("" if x.endswith("的") else "的") + "天气"
+                new = places[0].text + x + said  # 明天天气呢 keeps its own wording
         if new is None or new == ptext:
             return None
         return _resolved_from(
@@ -1626,8 +1635,16 @@ class Ellipsis:
             if e is not None:
                 xtype = e.etype or xtype
         ptext = prev.turn.content.rstrip("?？。.!！")
-        if xtype in ("time", "place"):
-            weather = self._weather_ne(state, d, prev, lead, x + ("的" if de else ""), xtype)
+        # 后天天气呢: a time with the weather word the question already has is that time
+        attr = next((w for w in self.ne_weather_words if x.endswith(w) and x != w), "")
+        when = x[: -len(attr)] if attr else ""
+        if when and self.mt.analyzer.type_of(when.removesuffix("的"), "t") == "time":
+            weather = self._weather_ne(state, d, prev, lead, when, "time", attr_said=attr)
+            if weather is not None:
+                return weather
+        elif xtype in ("time", "place"):
+            x_de = x + ("的" if de else "")
+            weather = self._weather_ne(state, d, prev, lead, x_de, xtype)
             if weather is not None:
                 return weather
         same: list[Mention] = []
@@ -1683,7 +1700,15 @@ class Ellipsis:
             if at < 0:
                 return state
             swapped = self._identity_swap(prev, noun, x) if noun is not None else None
+            why = f"{x} takes the subject of the identity question"
+            if swapped is None and noun is not None and _same_kind(noun.text, x):
+                # 用韩语怎么说 / 法语呢: a noun of the same kind (the same last character) is
+                # replaced, not followed by X (用韩语法语怎么说 is broken)
+                swapped = ptext[: noun.start] + x + ptext[noun.end :]
+                why = f"{x} takes the place of {noun.text!r}, a noun of the same kind"
             if swapped is not None:
+                if not is_question(prev.parse):
+                    swapped = swapped.rstrip("啊呀吧嘛哈哦") + "呢"  # a bare topic keeps the 呢
                 return _resolved_from(
                     state,
                     src,
@@ -1693,12 +1718,15 @@ class Ellipsis:
                     "question",
                     etype="question",
                     slot="subject",
-                    note=f"{x} takes the subject of the identity question",
+                    note=why,
                     confidence=0.7,
                 )
             # 石家庄 / … / 明天的天气呢: a previous turn that is a bare topic asks nothing by
             # itself, so the 呢 that makes the query a question stays (石家庄明天的天气呢)
-            new = ptext[:at] + x + ptext[at:] + ("" if is_question(prev.parse) else "呢")
+            if is_question(prev.parse):
+                new = ptext[:at] + x + ptext[at:]
+            else:  # 成都啊 / … / 简阳呢: the bare topic's own particle goes (成都简阳呢)
+                new = (ptext[:at] + x + ptext[at:]).rstrip("啊呀吧嘛哈哦") + "呢"
             note = f"{x} inserted into the previous question"
             slot = "modifier"
         new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
@@ -1758,6 +1786,13 @@ _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机
 _IDENTITY_Q = re.compile(r"^(?:到底|究竟)?是(?:谁|什么|啥|哪)")
 # tags jieba gives numbers and Latin runs, which open no head noun (2018 of 2018经济形势)
 _NOT_HEAD = frozenset({"m", "eng", "x", "mq"})
+
+
+def _same_kind(noun: str, x: str) -> bool:
+    """Two nouns of the same kind: both of two or more characters (and not the same
+    word) ending in the same character that is no common modifier ending (韩语 / 法语,
+    科目二 / 科目三 are not: 二 / 三 differ; 江苏省 / 浙江省)."""
+    return len(noun) >= 2 and len(x) >= 2 and noun != x and noun[-1] == x[-1] and x[-1] != "的"
 
 
 def _topic_nouns(toks: Sequence[Any]) -> str:
