@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from rulerewrite.context import (
@@ -33,8 +34,9 @@ from rulerewrite.text.parse import Parse, Token
 _PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
 _PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "它", "他们", "她们"})
 
+# the longer leads first: with 那 first, 那么机场的呢 read as 那 + 么机场 (a question word)
 _NE = re.compile(
-    r"^(?P<lead>(?:那(?![个些种位款样])|那么|那如果|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
+    r"^(?P<lead>(?:那么|那如果|那(?![个些种位款样么])|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
 )
 # particles that may end a sentence after its sentence-final 了 (拿到了吗 / 买了啊)
 _FINAL_PARTICLES = frozenset("吗么嘛呢啊呀吧哦啦哈呗")
@@ -159,6 +161,16 @@ class Ellipsis:
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = _rule_pattern(self.weather_rule, "report")
+        self.what_else = lexicon.rule("completeness", "ne_what_else")
+        self.what_else_words = self.mt.wordset("ne_what_else")
+        bare_ne = lexicon.rule("completeness", "bare_ne")
+        self.ne_time = _rule_pattern(bare_ne, "time")
+        self.ne_rank = _rule_pattern(bare_ne, "rank")
+        self.ne_rank_end = _rule_pattern(bare_ne, "rank_end")
+        weather_ne = lexicon.rule("completeness", "ne_weather")
+        self.ne_weather_words = tuple(sorted(self.mt.wordset("ne_weather"), key=len, reverse=True))
+        self.ne_weather_how = _rule_pattern(weather_ne, "how") or re.compile("$^")
+        self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
         self.who_rule = lexicon.rule("completeness", "answer_who")
         self.who_question = _rule_pattern(self.who_rule, "question")
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
@@ -1487,6 +1499,153 @@ class Ellipsis:
 
     # -- X呢 ---------------------------------------------------------------------------------------
 
+    def _what_else(self, state: State, d: Dialogue, lead: str) -> State | None:
+        """What: 还有呢 after a question asking what a thing has asks what else it has (rule
+        ne_what_else). Why: 还有 alone retrieves nothing, and the thing of the question is no
+        topic to glue to it (还有北京呢). Example: (西安有什么小吃 / 肉夹馍) 还有呢 ->
+        西安还有什么小吃呢; (科幻片有哪些 / 星际穿越) 还有呢 -> 还有哪些科幻片呢."""
+        rule = self.what_else
+        prev = _previous_question(d)
+        if rule is None or rule.pattern is None or prev is None:
+            return None
+        m = rule.pattern.match(prev.turn.content.strip().rstrip("?？。.!！"))
+        if m is None:
+            return None
+        s, q, n = m.group("s"), m.group("q"), m.group("n")
+        new = lead + (s + "还有" + q + n if n else "还有" + q + s) + "呢"
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            prev.turn.content,
+            prev,
+            "question",
+            etype="question",
+            slot="question",
+            note="还有 asks the previous what-question again",
+            confidence=0.7,
+        )
+
+    def _rank_ne(self, state: State, d: Dialogue, x: str) -> State | None:
+        """What: X呢 where X is a rank (第二个 / 最低的) and the previous question holds one:
+        X takes its place, a who-or-what ending (是谁) goes and the query's 呢 stays (rules
+        bare_ne rank / rank_end).
+        Why: a rank is no noun to insert (七龙珠中战斗力最高的最低的呢 is broken).
+        Example: (清朝第一位皇帝是谁 / 努尔哈赤) 第二位呢 -> 清朝第二位皇帝呢."""
+        if self.ne_rank is None:
+            return None
+        said = state.standalone.strip().rstrip("?？")
+        x = x + "的" if said.endswith("的呢") else x
+        prev = _previous_question(d)
+        if prev is None or not self.ne_rank.fullmatch(x):
+            return None
+        ptext = prev.turn.content.strip().rstrip("?？。.!！")
+        m = self.ne_rank.search(ptext)
+        if m is None or m.group() == x or (m.group().startswith("第") != x.startswith("第")):
+            return None
+        new = ptext[: m.start()] + x + ptext[m.end() :]
+        end = self.ne_rank_end.search(new) if self.ne_rank_end is not None else None
+        new = new[: end.start()] + "呢" if end is not None else new
+        return _resolved_from(
+            state,
+            self.mt.sources.get("bare_ne", "ellipsis:bare_ne"),
+            new,
+            prev.turn.content,
+            prev,
+            "question",
+            etype="question",
+            slot="rank",
+            note=f"{x} takes the rank slot of {m.group()!r}",
+            confidence=0.7,
+        )
+
+    def _identity_swap(self, prev: TurnInfo, noun: Token, x: str) -> str | None:
+        """What: the previous question asks what or who its subject is (太阳是什么天体 /
+        百年孤独的作者是谁); X takes the subject's place, or the owner's place before an
+        attribute (百年孤独 of 百年孤独的作者), instead of being glued after it.
+        Why: 太阳月亮是什么天体 / 百年孤独的作者月亮与六便士是谁 are broken questions.
+        Example: (太阳是什么天体 / …) 那月亮呢 -> 月亮是什么天体;
+        (围城的作者是谁 / …) 红楼梦呢 -> 红楼梦的作者是谁."""
+        ptext = prev.turn.content.strip().rstrip("?？。.!！")
+        if not _IDENTITY_Q.match(ptext[noun.end :]):
+            return None
+        toks = [t for t in prev.parse.tokens if t.end <= noun.start]
+        if noun.text in self.attribute_nouns:
+            if not toks or toks[-1].text != "的" or toks[-1].end != noun.start:
+                return None
+            toks = toks[:-1]  # the owner: everything before 的
+            end = noun.start - 1
+        else:
+            end = noun.end
+            toks.append(noun)
+        if not toks or any(t.pos[:1] in ("v", "r") for t in toks):
+            return None  # 你知道围城的作者是谁: not a bare subject (a title may be tagged i)
+        return x + ptext[end:]
+
+    def _weather_ne(
+        self,
+        state: State,
+        d: Dialogue,
+        prev: TurnInfo,
+        lead: str,
+        x: str,
+        xtype: str,
+        *,
+        attr_said: str = "",
+    ) -> State | None:
+        """What: a bare time (or place) + 呢 after a question about the weather of a place asks
+        for the weather there and then: lead + place + time + attribute + 呢, without the
+        question's how-word and old time (rule ne_weather).
+        Why: the dialogue-rewrite gold says a weather follow-up this way, and the slot swap
+        left the old time or put the new one in the wrong place (明天深圳天气怎么样).
+        Example: (本周深圳天气怎么样 / …) 那明天呢 -> 那深圳明天天气呢;
+        (北京 / 北京明天的天气是多云… ) 后天呢 -> 北京后天的天气呢;
+        (明天天气怎么样 / …) 北京呢 -> 北京明天天气怎么样呢."""
+        ptext = prev.turn.content.strip().rstrip("?？。.!！")
+        attr = next((w for w in self.ne_weather_words if w in ptext), None)
+        places = [m for m in prev.mentions if m.etype == "place" and not m.is_set]
+        new = None
+        if attr is not None:
+            at = ptext.index(attr)
+            if not self.ne_weather_how.fullmatch(ptext[at + len(attr) :]):
+                return None  # 天气预报 / 天气会变冷吗: not a plain weather question
+            dated = [
+                m for m in places if re.fullmatch(f"(?:{_TIME.pattern})?的?", ptext[m.end : at])
+            ]
+            if dated and xtype == "time":
+                de = "的" if ptext[:at].endswith("的") and not x.endswith("的") else ""
+                new = dated[0].text + x + de + attr
+            elif not places:
+                # no place: the question keeps its wording, the time swapped or the place first
+                asked = ptext.rstrip("啊呀嘛呢")
+                times = _time_tokens(prev)
+                if xtype == "place":
+                    new = x + asked
+                elif times:
+                    new = asked[: times[0].start] + x + asked[times[0].end :]
+        elif xtype == "time" and len(places) == 1 and places[0].text == ptext.rstrip("啊呀呢"):
+            # a bare place the assistant answered with a weather report for it
+            last = _answered(state, d)
+            report = self.weather_report
+            m = report.match(last.turn.content.strip()) if report and last else None
+            if m is not None and m.group("p").endswith(places[0].text):
+                said = attr_said or ("" if x.endswith("的") else "的") + "天气"
+                new = places[0].text + x + said  # 明天天气呢 keeps its own wording
+        if new is None or new == ptext:
+            return None
+        return _resolved_from(
+            state,
+            self.ne_weather_src,
+            lead + new + "呢",
+            prev.turn.content,
+            prev,
+            "question",
+            etype="question",
+            slot=xtype,
+            note=f"{x} asks the weather question again",
+            confidence=0.75,
+        )
+
     def _bare_ne(self, state: State, d: Dialogue, lead: str, x: str) -> State | None:
         src = self.mt.sources.get("bare_ne", "ellipsis:bare_ne")
         # X must be a short noun phrase or time (广州 / 一等座 / 明天 / Galaxy S24), not a clause
@@ -1499,16 +1658,31 @@ class Ellipsis:
             # 缺点呢 after 双鱼座的特点: the attribute takes the previous question's attribute;
             # 作者呢 after 你知道白夜行吗: the topic is missing (白夜行的作者呢, the gap path)
             return self._attribute_ne(state, d, x)
-        named = self.mt.analyzer.type_by_suffix(x) is not None  # 金禧年金保险: a name
+        if x in self.what_else_words:
+            return self._what_else(state, d, lead)
+        if x.strip().isdigit():
+            return None  # 35呢: a bare number fills no slot (the question is read as it is)
+        ranked = self._rank_ne(state, d, x)
+        if ranked is not None:
+            return ranked
+        # 2017年呢: a date the time words do not hold is a time all the same
+        dated = self.ne_time is not None and self.ne_time.fullmatch(x) is not None
+        named = dated or self.mt.analyzer.type_by_suffix(x) is not None  # 金禧年金保险: a name
+        # X的呢 (上班的呢 / 其他行业的呢): X modifies the thing the last question was about,
+        # and may be a verb phrase; a one-character verb + 的 (吃的 / 玩的) names a thing itself
+        de = state.standalone.strip().rstrip("?？").endswith("的呢") and len(x) >= 2
+        kinds = _NE_KINDS | {"VERB", "PRON"} if de else _NE_KINDS
         if not named and (
             len(xtoks) > 4  # a clause, not a name (华为Watch GT4 is two tokens)
-            or any(kind_of(t.pos, t.text) not in _NE_KINDS for t in xtoks)
+            or any(kind_of(t.pos, t.text) not in kinds for t in xtoks)
             or not (
-                kind_of(xtoks[-1].pos, xtoks[-1].text) in ("NOUN", "TIME")
+                de
+                or kind_of(xtoks[-1].pos, xtoks[-1].text) in ("NOUN", "TIME")
                 or (xtoks[-1].pos == "q" and len(xtoks) >= 2)  # 一等座 / 商务座
             )
         ):
             return None
+        verbal = any(kind_of(t.pos, t.text) == "VERB" for t in xtoks)
         prev = _previous_question(d)
         if prev is None:
             content = [t for t in xtoks if kind_of(t.pos, t.text) in ("NOUN", "TIME")]
@@ -1524,7 +1698,7 @@ class Ellipsis:
                 note=f"{x}呢 with no previous question",
             )
         head = xtoks[-1]
-        xtype = self.mt.analyzer.type_of(head.text, head.pos)
+        xtype = "time" if dated else self.mt.analyzer.type_of(head.text, head.pos)
         if xtype in UNKNOWN_TYPES:
             xtype = self.mt.analyzer.type_by_suffix(x) or xtype  # 长青护理保险 -> product
         norm = self.mt.lexicon.normalizer(x)
@@ -1533,21 +1707,48 @@ class Ellipsis:
             if e is not None:
                 xtype = e.etype or xtype
         ptext = prev.turn.content.rstrip("?？。.!！")
+        # 后天天气呢: a time with the weather word the question already has is that time
+        attr = next((w for w in self.ne_weather_words if x.endswith(w) and x != w), "")
+        when = x[: -len(attr)] if attr else ""
+        if when and self.mt.analyzer.type_of(when.removesuffix("的"), "t") == "time":
+            weather = self._weather_ne(state, d, prev, lead, when, "time", attr_said=attr)
+            if weather is not None:
+                return weather
+        elif xtype in ("time", "place"):
+            x_de = x + ("的" if de else "")
+            weather = self._weather_ne(state, d, prev, lead, x_de, xtype)
+            if weather is not None:
+                return weather
         same: list[Mention] = []
         if xtype in _SLOT_TYPES:
             same = [m for m in prev.mentions if m.etype == xtype and not m.is_set and m.text != x]
         if xtype == "time":
-            same += _time_tokens(prev)
+            same += _time_tokens(prev, self.ne_time)
             same.sort(key=lambda m: m.start)
         if same:
             target = same[0]
             new = ptext[: target.start] + x + ptext[target.end :]
+            # 深圳天气 / … / 重庆呢: a previous turn that asks nothing by itself keeps the 呢
+            # that makes the query a question (重庆天气呢), as below
+            new += "" if is_question(prev.parse) else "呢"
             note = f"{x} takes the {xtype} slot of {target.text!r}"
             slot = xtype
+        elif de and any(kind_of(t.pos, t.text) != "TIME" for t in xtoks):
+            # 医保怎么算的 / … / 上班的呢 -> 上班的医保呢: X的 + the thing the question asked
+            # about (the last run of nouns before its question word) + the query's 呢
+            topic = _topic_nouns(prev.parse.tokens)
+            if not topic:
+                return None
+            new = lead + x + "的" + topic + "呢"
+            note = f"{x} modifies {topic!r} of the previous question"
+            slot = "modifier"
+        elif verbal:
+            return None  # a verb phrase modifies only through 的
         else:
             # X modifies the phrase the question is about: the last noun before the question word
             at = -1
             before = None
+            noun = None
             for t in prev.parse.tokens:
                 if is_question_word(t.text):
                     break
@@ -1555,15 +1756,49 @@ class Ellipsis:
                     # 周口天气 / 明天呢: a time goes before the attribute it dates (周口明天天气;
                     # 宁波的房价 -> 宁波明年的房价)
                     dated = xtype == "time" and t.text in self.attributes
-                    at = t.start if len(t.text) == 1 or dated else t.end
+                    # a one-character head after a common noun or 的 takes X before it (高铁 +
+                    # 一等座 + 票), not one ending a name jieba does not know (琅/琊/榜, 璎珞/榜,
+                    # 优/衣/库): the name stays whole
+                    compound = (
+                        before is None
+                        or before.text == "的"
+                        or (before.pos in ("n", "vn") and len(before.text) > 1)
+                    )
+                    at = t.start if (len(t.text) == 1 and compound) or dated else t.end
                     if dated and before is not None and before.text == "的":
                         at = before.start
+                    noun = t
                 before = t
             if at < 0:
                 return state
+            swapped = self._identity_swap(prev, noun, x) if noun is not None else None
+            why = f"{x} takes the subject of the identity question"
+            if swapped is None and noun is not None and _same_kind(noun.text, x):
+                # 用韩语怎么说 / 法语呢: a noun of the same kind (the same last character) is
+                # replaced, not followed by X (用韩语法语怎么说 is broken)
+                swapped = ptext[: noun.start] + x + ptext[noun.end :]
+                why = f"{x} takes the place of {noun.text!r}, a noun of the same kind"
+            if swapped is not None:
+                if not is_question(prev.parse):
+                    swapped = swapped.rstrip("啊呀吧嘛哈哦") + "呢"  # a bare topic keeps the 呢
+                return _resolved_from(
+                    state,
+                    src,
+                    swapped,
+                    prev.turn.content,
+                    prev,
+                    "question",
+                    etype="question",
+                    slot="subject",
+                    note=why,
+                    confidence=0.7,
+                )
             # 石家庄 / … / 明天的天气呢: a previous turn that is a bare topic asks nothing by
             # itself, so the 呢 that makes the query a question stays (石家庄明天的天气呢)
-            new = ptext[:at] + x + ptext[at:] + ("" if is_question(prev.parse) else "呢")
+            if is_question(prev.parse):
+                new = ptext[:at] + x + ptext[at:]
+            else:  # 成都啊 / … / 简阳呢: the bare topic's own particle goes (成都简阳呢)
+                new = (ptext[:at] + x + ptext[at:]).rstrip("啊呀吧嘛哈哦") + "呢"
             note = f"{x} inserted into the previous question"
             slot = "modifier"
         new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
@@ -1623,6 +1858,35 @@ _SPEAKERS = re.compile(r"[你我您咱]")
 _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
 
 
+# what follows the subject of a what-or-who question (太阳是什么天体 / 作者是谁)
+_IDENTITY_Q = re.compile(r"^(?:到底|究竟)?是(?:谁|什么|啥|哪)")
+# tags jieba gives numbers and Latin runs, which open no head noun (2018 of 2018经济形势)
+_NOT_HEAD = frozenset({"m", "eng", "x", "mq"})
+
+
+def _same_kind(noun: str, x: str) -> bool:
+    """Two nouns of the same kind: both of two or more characters (and not the same
+    word) ending in the same character that is no common modifier ending (韩语 / 法语,
+    科目二 / 科目三 are not: 二 / 三 differ; 江苏省 / 浙江省)."""
+    return len(noun) >= 2 and len(x) >= 2 and noun != x and noun[-1] == x[-1] and x[-1] != "的"
+
+
+def _topic_nouns(toks: Sequence[Any]) -> str:
+    """The last run of adjacent nouns before the first question word of a turn: the thing the
+    turn asks about (医保 of 医保怎么算的, 优衣库 of 优/衣/库/行/吗, 经济形势 of 2018经济形势)."""
+    run: list[Any] = []
+    best: list[Any] = []
+    for t in toks:
+        if is_question_word(t.text):
+            break
+        if kind_of(t.pos, t.text) == "NOUN" and t.pos not in _NOT_HEAD:
+            run = [*run, t] if run and run[-1].end == t.start else [t]
+            best = run
+        else:
+            run = []
+    return "".join(t.text for t in best)
+
+
 def _rule_pattern(rule: Rule | None, key: str) -> re.Pattern[str] | None:
     """The regular expression a rule gives under ``key`` (besides its ``pattern``), compiled
     once when the mode is built; None when the rule or the key is absent."""
@@ -1660,12 +1924,20 @@ _TIME = re.compile(
 )
 
 
-def _time_tokens(ti: TurnInfo) -> list[Mention]:
-    """Time expressions of a turn (今天 / 下周 / 上午 ...), for 明天呢-style slot swaps."""
+def _time_tokens(ti: TurnInfo, dates: re.Pattern[str] | None = None) -> list[Mention]:
+    """Time expressions of a turn (今天 / 下周 / 上午 ...; with ``dates`` also 2018年 / 9月),
+    for 明天呢-style slot swaps, in the order they are said."""
     role, idx = ti.turn.role, ti.turn.index
+    found = list(_TIME.finditer(ti.turn.content))
+    if dates is not None:
+        found += [
+            m
+            for m in dates.finditer(ti.turn.content)
+            if not any(f.start() < m.end() and m.start() < f.end() for f in found)
+        ]
     return [
         new_mention(m.group(), m.group(), "time", idx, role, "adv", m.start(), m.end(), 0, "time")
-        for m in _TIME.finditer(ti.turn.content)
+        for m in sorted(found, key=lambda m: m.start())
     ]
 
 
