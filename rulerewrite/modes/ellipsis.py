@@ -193,6 +193,7 @@ class Ellipsis:
         # a verb left without its object (我在吃 / 给你吃) is incomplete whether it asks or
         # tells: its object may take what a question's topic may take
         self.object_kinds = self.salient_kinds | frozenset(self.mt.values.get("salient_object", []))
+        self.statement_any_kinds = frozenset(self.mt.values.get("salient_statement_any", []))
 
     def applies(self, state: State) -> bool:
         if state.features.length > self.max_len * 2:
@@ -332,6 +333,8 @@ class Ellipsis:
         kinds = self.question_kinds if asks else self.salient_kinds
         if not asks and len(text) <= self.statement_short:
             kinds = self.statement_kinds  # a short statement (吃了会胖) leans on the last turns
+        if not asks and not state.has("entity") and not _same_kind_named(parse, best.mention.text):
+            kinds = kinds | self.statement_any_kinds
         floor = self.min_score_question if asks else self.min_score
         if kind == "subject" and self._copula_led(parse):
             # 是一个游戏 / 也是歌手啊: what the missing topic is (salient_copula)
@@ -1885,6 +1888,18 @@ def _topic_nouns(toks: Sequence[Any]) -> str:
         else:
             run = []
     return "".join(t.text for t in best)
+
+
+def _same_kind_named(parse: Parse, phrase: str) -> bool:
+    """The query names a noun of the same kind as ``phrase`` (the same last character: 意外险
+    of 畅行驾乘意外险 beside 防癌医疗险): it has a subject of its own."""
+    return any(
+        len(t.text) >= 2
+        and t.text[-1] == phrase[-1:]
+        and t.text != phrase
+        and kind_of(t.pos, t.text) == "NOUN"
+        for t in parse.tokens
+    )
 
 
 def _rule_pattern(rule: Rule | None, key: str) -> re.Pattern[str] | None:

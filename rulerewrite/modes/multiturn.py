@@ -1197,7 +1197,8 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
     """Is the candidate salient in one of the ways ``kinds`` accepts: ``topic`` (a topic frame
     of rules/context.yaml), ``entity`` (a dictionary entity), ``repeated`` (said in two turns),
     ``named`` (a person/place/org/product name from POS), ``lead`` (the subject or topic of the
-    last user turn), ``exchange`` (asked about by the user and taken up by the answer), ``kind``
+    last user turn), ``exchange`` (asked about by the user and taken up by the answer),
+    ``exchange_repeated`` (that, and said in two turns besides), ``kind``
     (of the kind the query's category noun names: 这个星座 -> 狮子座), ``any``
     (whatever ranks first)?"""
     m = c.mention
@@ -1209,6 +1210,11 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
         or ("set" in kinds and m.is_set)
         or ("lead" in kinds and "subject of last user turn" in c.why)
         or ("exchange" in kinds and "topic of the last exchange" in c.why)
+        or (
+            "exchange_repeated" in kinds
+            and "topic of the last exchange" in c.why
+            and "repeated" in c.why
+        )
         or ("kind" in kinds and _OF_KIND in c.why)
         or ("any" in kinds)
     )
