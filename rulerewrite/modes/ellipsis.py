@@ -1274,12 +1274,21 @@ class Ellipsis:
             if (reply == "是" or rule.get("no_negation")) and re.search("[不没]", remark):
                 return None  # 是 + 不是陕西的 reads as a question (是不是…)
             first_kinds = rule.get("first_kinds")
+            topic = ""
             if first_kinds:
                 toks = [t for t in self.mt.parse(remark).tokens if t.text.strip()]
-                if not toks or kind_of(toks[0].pos, toks[0].text) not in first_kinds:
+                if (
+                    len(toks) >= 2
+                    and kind_of(toks[0].pos, toks[0].text) == "NOUN"
+                    and self.mt.analyzer.type_of(toks[0].text, toks[0].pos) not in _PEOPLE
+                    and kind_of(toks[1].pos, toks[1].text) in first_kinds
+                ):
+                    # 作业写完了么 / 还没 -> 作业还没写完: the thing done stays in front
+                    topic, remark = toks[0].text, remark[toks[1].start :]
+                elif not toks or kind_of(toks[0].pos, toks[0].text) not in first_kinds:
                     return None  # 今天股票涨了吗 / 没有: a clause, not a predicate to negate
             after = reply in (rule.get("particles_after") or ())
-            new = said_before + (reply + remark + pt if after else reply + pt + remark)
+            new = said_before + topic + (reply + remark + pt if after else reply + pt + remark)
             return _resolved_from(
                 state,
                 rule.source,
