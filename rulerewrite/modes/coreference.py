@@ -9,6 +9,7 @@ from rulerewrite.context import Mention, new_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
+    HUMAN_TYPES,
     UNKNOWN_TYPES,
     Candidate,
     MultiTurn,
@@ -85,6 +86,14 @@ class Coreference:
         self.max_back = int(vals.get("max_back", 1_000))
         self.older_kinds = frozenset(vals.get("salient_older", ["any"]))
         self.place_words = self.mt.wordset("place_words")
+        # 那个很好吃 / 这个不好看: a plain 这个 / 那个 takes the one clear antecedent of the last
+        # exchange even when it is not salient (rules/coreference.yaml ``plain_reference``)
+        plain = lexicon.rule("coreference", "plain_reference")
+        self.plain_frames = tuple(
+            re.compile(str(p)) for p in ((plain.get("patterns") or []) if plain else [])
+        )
+        self.plain_max_len = int(plain.get("max_len", 0)) if plain else 0
+        self.plain_margin = float(plain.get("margin", 1.0)) if plain else 1.0
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
         self.pronoun_gender: dict[str, str] = {}
         ends: list[tuple[str, str]] = []
@@ -245,6 +254,13 @@ class Coreference:
             self.margin,
             attributes=self.mt.attribute_words,
         )
+        if not good and not ref.noun and ref.etype is None:
+            plain = self._plain_antecedent(d, window, orig_text, ref)
+            if plain is not None:
+                why = f"{plain.why}; the one thing the last exchange named (plain_reference)"
+                return self._replace(
+                    state, ref, Candidate(plain.mention, plain.score, why), ref.end
+                )
         if not good and narrative:
             # a narrative statement is read, not searched for its referent: no question back
             return state.note(
@@ -324,6 +340,26 @@ class Coreference:
             )
         end = ref.noun_end if ref.noun else ref.end
         return self._replace(state, ref, good[0], end)
+
+    def _plain_antecedent(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
+        """The antecedent of a plain 这个 / 那个 in a short query, said in one of the frames of
+        rules/coreference.yaml ``plain_reference`` (the subject of an evaluation or an
+        identity, the object that ends the clause): the best candidate of the last exchange, when it scores at least
+        ``min_score`` and ``margin`` above the next one (one thing was talked about), people
+        included in the race (a person, or a dish jieba tags as a name, is no antecedent of
+        这个, but when it leads the plain reference is not settled). None otherwise: the
+        caller asks or leaves the query."""
+        if len(text) > self.plain_max_len or not any(
+            m.start("ref") == ref.start for p in self.plain_frames for m in p.finditer(text)
+        ):
+            return None
+        cands = self.mt.rank(d, text=text)
+        near = [c for c in cands if c.mention.turn in window and c.score >= self.min_score]
+        if not near or near[0].mention.etype in HUMAN_TYPES:
+            return None
+        if len(near) > 1 and near[0].score - near[1].score < self.plain_margin:
+            return None
+        return near[0]
 
     def _about_place(self, text: str) -> bool:
         """那是哪里 / 那是我的家乡 / 那边天气: the query is about a place."""

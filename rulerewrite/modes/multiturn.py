@@ -389,6 +389,7 @@ class MultiTurn:
             return None
         if len(d.turns) >= 2 and _IDENTITY_Q.search(d.turns[-2].turn.content):
             return None  # JAVA是什么 / 编程语言啊: the answer describes the topic asked about
+        offered = _OFFERED.match(last.turn.content.strip()) is not None
         said = _OFFERED.sub("", last.turn.content.strip())
         np = self.bare_noun_phrase(said, _ANSWER_KINDS)
         if (
@@ -399,7 +400,13 @@ class MultiTurn:
         ):
             return None  # 游戏 / 情节很漂亮: a kind, or an attribute of the topic
         named = [m for m in last.mentions if not m.is_set and m.text == np]
-        if not named or named[0].etype in HUMAN_TYPES:
+        if not named:
+            return None
+        if named[0].etype in HUMAN_TYPES and (
+            not offered or np.startswith(self.analyzer.surnames) or named[0].source != "pos:nr"
+        ):
+            # a person: 这个 / 它 do not point at one. What the assistant offered (来个鱼香肉丝)
+            # that jieba guesses is a name (nr) but opens with no surname is a dish, a thing
             return None
         return named[0]
 
