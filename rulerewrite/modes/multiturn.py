@@ -896,6 +896,8 @@ class MultiTurn:
                     m.etype in UNKNOWN_TYPES
                     and m.gram == "topic"
                     and (m.source.startswith("rules/") or m.source == SHARED)
+                    # 张学友的歌: a thing someone owns, not a name
+                    and "的" not in m.text
                 )
                 # a Latin word the dictionaries do not know may name a person (tony, Ellie
                 # goulding) as well as a product
