@@ -18,6 +18,7 @@ from rulerewrite.modes.multiturn import (
     ambiguous_with,
     ask,
     candidates_question,
+    last_exchange,
     merge_nested,
     resolved,
     salient,
@@ -372,19 +373,12 @@ class Coreference:
         question right before it asking who made or holds something (rules/coreference.yaml
         ``who_answer``: 三国演义的作者是谁 / 印象中是 罗贯中): who 他 / 她 in ``text`` is. None
         when the query already names it, or a gendered name disagrees with 她 / 他."""
-        if self.who_question is None or self.who_reply is None or not state.history:
+        if self.who_question is None or self.who_reply is None:
             return None
-        if len(d.turns) < 2:
+        exchange = last_exchange(state, d)
+        if exchange is None or not self.who_question.search(exchange[0].turn.content):
             return None
-        asked, last = d.turns[-2], d.turns[-1]
-        if (
-            last.turn.role != "assistant"
-            or asked.turn.role != "user"
-            or last.turn.index != state.history[-1].index
-            or asked.turn.index != last.turn.index - 1
-            or not self.who_question.search(asked.turn.content)
-        ):
-            return None
+        asked, last = exchange
         reply = last.turn.content.strip().rstrip("?？!！。.~ ")
         fm = self.who_reply.match(reply)
         if fm is None:

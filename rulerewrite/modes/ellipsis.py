@@ -21,6 +21,7 @@ from rulerewrite.modes.multiturn import (
     MultiTurn,
     ask,
     is_question,
+    last_exchange,
     merge_nested,
     names_a_thing,
     new_candidate,
@@ -454,12 +455,10 @@ class Ellipsis:
         (晚上想吃什么 / 我是想吃西餐 / 很贵的 -> 西餐很贵的; 有好看的电影吗 / 狄仁杰之四大天王
         还不错 / 看过了): a short reaction next is about it. Not when the reply names two or
         more things, nor the kind the user asked for (电影 / 零食)."""
-        rule, last = self.offer_rule, _answered(state, d)
-        if rule is None or rule.pattern is None or last is None or len(d.turns) < 2:
+        rule, exchange = self.offer_rule, last_exchange(state, d)
+        if rule is None or rule.pattern is None or exchange is None:
             return None
-        asked = d.turns[-2]
-        if asked.turn.role != "user" or asked.turn.index != last.turn.index - 1:
-            return None
+        asked, last = exchange
         if not rule.pattern.search(asked.turn.content):
             return None
         offered = [
@@ -1402,11 +1401,10 @@ class Ellipsis:
             # 好不好吃啊 asks what 好吃吗 asks
             asked = _A_NOT_A.sub(r"\g<a>", asked, count=1).rstrip("啊呀呢哈") + "吗"
         q = bare.match(asked) if bare else None
-        if q is None or q["p"] not in said or len(d.turns) < 2:
+        exchange = last_exchange(state, d)
+        if q is None or q["p"] not in said or exchange is None or exchange[1] is not last:
             return None
-        told = d.turns[-2]
-        if told.turn.role != "user" or told.turn.index != last.turn.index - 1:
-            return None
+        told = exchange[0]
         if any(kind_of(t.pos, t.text) == "NOUN" for t in self.mt.parse(said).tokens):
             return None  # 当然味道不错: the reply names its own subject
         thing = self.mt.bare_noun_phrase(told.turn.content, _NOUN_PHRASE_KINDS)
@@ -1496,17 +1494,13 @@ class Ellipsis:
             return None
         ptext = prev.turn.content
         new = ptext[: at[0].start] + x + "呢"
-        return _resolved_from(
+        return _asked_again(
             state,
             self.mt.sources.get("bare_ne", "ellipsis:bare_ne"),
             new,
-            prev.turn.content,
             prev,
-            "question",
-            etype="question",
             slot="attribute",
             note=f"{x} takes the attribute slot of {at[0].text!r}",
-            confidence=0.7,
         )
 
     # -- X呢 ---------------------------------------------------------------------------------------
@@ -1525,17 +1519,13 @@ class Ellipsis:
             return None
         s, q, n = m.group("s"), m.group("q"), m.group("n")
         new = lead + (s + "还有" + q + n if n else "还有" + q + s) + "呢"
-        return _resolved_from(
+        return _asked_again(
             state,
             rule.source,
             new,
-            prev.turn.content,
             prev,
-            "question",
-            etype="question",
             slot="question",
             note="还有 asks the previous what-question again",
-            confidence=0.7,
         )
 
     def _rank_ne(self, state: State, d: Dialogue, x: str) -> State | None:
@@ -1558,17 +1548,13 @@ class Ellipsis:
         new = ptext[: m.start()] + x + ptext[m.end() :]
         end = self.ne_rank_end.search(new) if self.ne_rank_end is not None else None
         new = new[: end.start()] + "呢" if end is not None else new
-        return _resolved_from(
+        return _asked_again(
             state,
             self.mt.sources.get("bare_ne", "ellipsis:bare_ne"),
             new,
-            prev.turn.content,
             prev,
-            "question",
-            etype="question",
             slot="rank",
             note=f"{x} takes the rank slot of {m.group()!r}",
-            confidence=0.7,
         )
 
     def _identity_swap(self, prev: TurnInfo, noun: Token, x: str) -> str | None:
@@ -1645,14 +1631,11 @@ class Ellipsis:
                 new = places[0].text + x + said  # 明天天气呢 keeps its own wording
         if new is None or new == ptext:
             return None
-        return _resolved_from(
+        return _asked_again(
             state,
             self.ne_weather_src,
             lead + new + "呢",
-            prev.turn.content,
             prev,
-            "question",
-            etype="question",
             slot=xtype,
             note=f"{x} asks the weather question again",
             confidence=0.75,
@@ -1793,17 +1776,13 @@ class Ellipsis:
             if swapped is not None:
                 if not is_question(prev.parse):
                     swapped = swapped.rstrip("啊呀吧嘛哈哦") + "呢"  # a bare topic keeps the 呢
-                return _resolved_from(
+                return _asked_again(
                     state,
                     src,
                     swapped,
-                    prev.turn.content,
                     prev,
-                    "question",
-                    etype="question",
                     slot="subject",
                     note=why,
-                    confidence=0.7,
                 )
             # 石家庄 / … / 明天的天气呢: a previous turn that is a bare topic asks nothing by
             # itself, so the 呢 that makes the query a question stays (石家庄明天的天气呢)
@@ -1816,14 +1795,11 @@ class Ellipsis:
         new = self.openers_re.sub("", new) or new  # 想问下… of the reused question goes
         if new == state.standalone or self.mt.references(new):
             return state  # the old question points elsewhere itself (那三者…): not reusable
-        return _resolved_from(
+        return _asked_again(
             state,
             src,
             new,
-            prev.turn.content,
             prev,
-            "question",
-            etype="question",
             slot=slot,
             note=note,
             confidence=0.75,
@@ -1990,6 +1966,32 @@ def _answered(state: State, d: Dialogue) -> TurnInfo | None:
     if last.turn.role != "assistant" or last.turn.index != state.history[-1].index:
         return None
     return last
+
+
+def _asked_again(
+    state: State,
+    source: str,
+    new: str,
+    prev: TurnInfo,
+    *,
+    slot: str,
+    note: str,
+    confidence: float = 0.7,
+) -> State:
+    """``resolved`` with the user's previous question ``prev``, asked again with a slot
+    changed (X呢 / 还有呢), as the antecedent the rewrite took."""
+    return _resolved_from(
+        state,
+        source,
+        new,
+        prev.turn.content,
+        prev,
+        "question",
+        etype="question",
+        slot=slot,
+        note=note,
+        confidence=confidence,
+    )
 
 
 def _resolved_from(

@@ -416,16 +416,10 @@ class MultiTurn:
         dream was told in: 梦见一个帅哥把我推倒了 (a pronoun becomes who was dreamt of; a
         reply without a subject gets it: 在唱歌 -> 梦到林俊杰在唱歌). Returns the rewrite, who
         or what was dreamt of and the user's turn; None when the query is no such follow-up."""
-        if self.narrative is None or len(d.turns) < 2 or not state.history:
+        exchange = last_exchange(state, d)
+        if self.narrative is None or exchange is None:
             return None
-        last, told = d.turns[-1], d.turns[-2]
-        if (
-            last.turn.role != "assistant"
-            or told.turn.role != "user"
-            or last.turn.index != state.history[-1].index
-            or told.turn.index != last.turn.index - 1
-        ):
-            return None
+        told = exchange[0]
         fm = self.narrative.match(told.turn.content.strip().rstrip("?？!！。.~ "))
         if fm is None:
             return None
@@ -1161,6 +1155,22 @@ def _kind(t: Any) -> str:
 
 
 _ONE_OF = re.compile(r"一[种员个类部位款只]")
+
+
+def last_exchange(state: State, d: Dialogue) -> tuple[TurnInfo, TurnInfo] | None:
+    """(the user's turn, the assistant's reply right after it) when that reply is the last
+    message of the history and both are in the window; else None."""
+    if len(d.turns) < 2 or not state.history:
+        return None
+    told, last = d.turns[-2], d.turns[-1]
+    if (
+        last.turn.role != "assistant"
+        or told.turn.role != "user"
+        or last.turn.index != state.history[-1].index
+        or told.turn.index != last.turn.index - 1
+    ):
+        return None
+    return told, last
 
 
 def names_a_thing(toks: Sequence[Any]) -> bool:
