@@ -86,6 +86,9 @@ class Coreference:
         self.max_back = int(vals.get("max_back", 1_000))
         self.older_kinds = frozenset(vals.get("salient_older", ["any"]))
         self.place_words = self.mt.wordset("place_words")
+        # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
+        here = lexicon.rule("coreference", "here")
+        self.here_source = here.source if here is not None else None
         # 那个很好吃 / 这个不好看: a plain 这个 / 那个 takes the one clear antecedent of the last
         # exchange even when it is not salient (rules/coreference.yaml ``plain_reference``)
         plain = lexicon.rule("coreference", "plain_reference")
@@ -208,6 +211,9 @@ class Coreference:
         last = d.turns[-(self.max_back + 1) :]
         window = {ti.turn.index for ti in last}
         chain = human and any(_PERSON_PRONOUN.search(ti.turn.content) for ti in last)
+        if ref.source == self.here_source:
+            # 这里 / 这儿: an older place is where the chat happens, not what the query points at
+            cands = [c for c in cands if c.mention.turn in window]
         if not chain and any(c.mention.turn in window for c in cands):
             # the last exchange offers an antecedent of its own: an older phrase must be
             # salient_older, unless the exchange goes on about a person as 他 / 她
@@ -261,6 +267,9 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
                 )
+        if not good and ref.source == self.here_source:
+            # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
+            return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
         if not good and narrative:
             # a narrative statement is read, not searched for its referent: no question back
             return state.note(
