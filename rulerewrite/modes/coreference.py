@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from rulerewrite.context import Mention, new_mention
@@ -87,6 +88,9 @@ class Coreference:
         self.max_back = int(vals.get("max_back", 1_000))
         self.older_kinds = frozenset(vals.get("salient_older", ["any"]))
         self.place_words = self.mt.wordset("place_words")
+        # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
+        here = lexicon.rule("coreference", "here")
+        self.here_source = here.source if here is not None else None
         # 那个很好吃 / 这个不好看: a plain 这个 / 那个 takes the one clear antecedent of the last
         # exchange even when it is not salient (rules/coreference.yaml ``plain_reference``)
         plain = lexicon.rule("coreference", "plain_reference")
@@ -95,6 +99,18 @@ class Coreference:
         )
         self.plain_max_len = int(plain.get("max_len", 0)) if plain else 0
         self.plain_margin = float(plain.get("margin", 1.0)) if plain else 1.0
+        # 这本书 / 这个星座: the title the last exchange named (``title_reference``)
+        title = lexicon.rule("coreference", "title_reference")
+        self.title_kinds = frozenset(str(k) for k in (title.get("kinds") or [])) if title else ()
+        self.title_margin = float(title.get("margin", 1.0)) if title else 1.0
+        self.title_source = title.source if title is not None else ""
+        self.title_common = int(title.get("common_freq", 0)) if title else 0
+        self.signs = tuple(str(w) for w in (title.get("signs") or [])) if title else ()
+        self.title_strip, self.not_title = (
+            re.compile(str(title.get(k))) if title is not None and title.get(k) else None
+            for k in ("strip", "not_title")
+        )
+        self.segmenter = lexicon.segmenter
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
         self.pronoun_gender: dict[str, str] = {}
         ends: list[tuple[str, str]] = []
@@ -209,6 +225,9 @@ class Coreference:
         last = d.turns[-(self.max_back + 1) :]
         window = {ti.turn.index for ti in last}
         chain = human and any(_PERSON_PRONOUN.search(ti.turn.content) for ti in last)
+        if ref.source == self.here_source:
+            # 这里 / 这儿: an older place is where the chat happens, not what the query points at
+            cands = [c for c in cands if c.mention.turn in window]
         if not chain and any(c.mention.turn in window for c in cands):
             # the last exchange offers an antecedent of its own: an older phrase must be
             # salient_older, unless the exchange goes on about a person as 他 / 她
@@ -261,6 +280,16 @@ class Coreference:
                 why = f"{plain.why}; the one thing the last exchange named (plain_reference)"
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
+                )
+        if not good and ref.source == self.here_source:
+            # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
+            return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
+        if not good and ref.noun and self.title_kinds and self.title_kinds & set(kinds_of):
+            title = self._title_antecedent(d, window, orig_text, sign="zodiac" in kinds_of)
+            if title is not None:
+                why = f"{title.why}; the title the last exchange named ({self.title_source})"
+                return self._replace(
+                    state, ref, Candidate(title.mention, title.score, why), ref.noun_end
                 )
         if not good and narrative:
             # a narrative statement is read, not searched for its referent: no question back
@@ -361,6 +390,38 @@ class Coreference:
         if len(near) > 1 and near[0].score - near[1].score < self.plain_margin:
             return None
         return near[0]
+
+    def _title_antecedent(
+        self, d: Any, window: set[int], text: str, *, sign: bool
+    ) -> Candidate | None:
+        """What 这本书 / 这首歌 / 这个星座 names when no salient antecedent does (rules/
+        coreference.yaml ``title_reference``): the best candidate of the last exchange, of any
+        tag (titles get person, human or plain-noun tags), scoring ``min_score`` and leading
+        the next by ``margin``; None when it opens with a surname (a person, not a title), is a
+        common word (``common_freq``), or, for a sign (``sign``), opens with none of ``signs``."""
+        cands = [
+            c
+            for c in self.mt.rank(d, text=text)
+            if c.mention.turn in window and c.score >= self.min_score
+        ]
+        if not cands:
+            return None
+        m = cands[0].mention
+        cut = self.title_strip.match(m.text) if self.title_strip is not None else None
+        if cut is not None and cut.end():
+            # 一部电影摘金奇缘 -> 摘金奇缘
+            m = replace(m, text=m.text[cut.end() :], start=m.start + cut.end())
+        best = m.text
+        if (
+            (self.not_title is not None and self.not_title.search(best))
+            or best.startswith(self.mt.analyzer.surnames)
+            or (sign and not best.startswith(self.signs))
+            or (not sign and self.title_common and self.segmenter.freq(best) >= self.title_common)
+        ):
+            return None
+        if len(cands) > 1 and cands[0].score - cands[1].score < self.title_margin:
+            return None
+        return Candidate(m, cands[0].score, cands[0].why)
 
     def _about_place(self, text: str) -> bool:
         """那是哪里 / 那是我的家乡 / 那边天气: the query is about a place."""
