@@ -383,11 +383,19 @@ class Coreference:
             m.start("ref") == ref.start for p in self.plain_frames for m in p.finditer(text)
         ):
             return None
-        cands = self.mt.rank(d, text=text)
-        near = [c for c in cands if c.mention.turn in window and c.score >= self.min_score]
-        if not near or near[0].mention.etype in HUMAN_TYPES:
-            return None
-        if len(near) > 1 and near[0].score - near[1].score < self.plain_margin:
+        best = self._clear_leader(d, window, text, self.plain_margin)
+        return None if best is None or best.mention.etype in HUMAN_TYPES else best
+
+    def _clear_leader(self, d: Any, window: set[int], text: str, margin: float) -> Candidate | None:
+        """The best candidate of the last exchange (``window``), of any type, when it scores
+        ``min_score`` and leads the next candidate there by ``margin``: one thing was talked
+        about. None otherwise."""
+        near = [
+            c
+            for c in self.mt.rank(d, text=text)
+            if c.mention.turn in window and c.score >= self.min_score
+        ]
+        if not near or (len(near) > 1 and near[0].score - near[1].score < margin):
             return None
         return near[0]
 
@@ -399,14 +407,10 @@ class Coreference:
         tag (titles get person, human or plain-noun tags), scoring ``min_score`` and leading
         the next by ``margin``; None when it opens with a surname (a person, not a title), is a
         common word (``common_freq``), or, for a sign (``sign``), opens with none of ``signs``."""
-        cands = [
-            c
-            for c in self.mt.rank(d, text=text)
-            if c.mention.turn in window and c.score >= self.min_score
-        ]
-        if not cands:
+        lead = self._clear_leader(d, window, text, self.title_margin)
+        if lead is None:
             return None
-        m = cands[0].mention
+        m = lead.mention
         cut = self.title_strip.match(m.text) if self.title_strip is not None else None
         if cut is not None and cut.end():
             # 一部电影摘金奇缘 -> 摘金奇缘
@@ -419,9 +423,7 @@ class Coreference:
             or (not sign and self.title_common and self.segmenter.freq(best) >= self.title_common)
         ):
             return None
-        if len(cands) > 1 and cands[0].score - cands[1].score < self.title_margin:
-            return None
-        return Candidate(m, cands[0].score, cands[0].why)
+        return Candidate(m, lead.score, lead.why)
 
     def _about_place(self, text: str) -> bool:
         """那是哪里 / 那是我的家乡 / 那边天气: the query is about a place."""

@@ -162,6 +162,20 @@ class Ellipsis:
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = _rule_pattern(self.weather_rule, "report")
+        weather = self.weather_rule
+        self.weather_elsewhere = (
+            tuple(str(w) for w in (weather.get("not_inside") or ())) if weather else ()
+        )
+        # the openers the place goes after, longest first (说对了 before 说)
+        self.weather_after = tuple(
+            sorted(
+                (str(w) for w in (weather.get("after") or ())) if weather else (),
+                key=len,
+                reverse=True,
+            )
+        )
+        # a category noun inside an offered phrase (一部电影) makes it no thing of its own
+        self.kind_words = tuple(n for n in self.mt.category_nouns if len(n) >= 2)
         self.what_else = lexicon.rule("completeness", "ne_what_else")
         self.what_else_words = self.mt.wordset("ne_what_else")
         bare_ne = lexicon.rule("completeness", "bare_ne")
@@ -468,7 +482,7 @@ class Ellipsis:
             and c.mention.text not in asked.turn.content
             and c.mention.etype not in ("place", "time")
             and c.mention.head not in self.attributes  # 味道不错: an attribute, not a thing
-            and not any(n in c.mention.text for n in self.mt.category_nouns if len(n) >= 2)
+            and not any(n in c.mention.text for n in self.kind_words)
         ]
         texts = {c.mention.text for c in offered}
         if not offered or any(t not in offered[0].mention.text for t in texts):
@@ -1140,7 +1154,7 @@ class Ellipsis:
         said = text.strip()
         if m is None or not rule.pattern.search(said) or m.group("p") in said:
             return None
-        if any(w in said for w in rule.get("not_inside") or ()):
+        if any(w in said for w in self.weather_elsewhere):
             return None  # 你那儿冷吗 / 哪里不下雨: another place, or one to be found
         if any(t.pos.startswith("ns") for t in self.mt.parse(said).tokens):
             return None  # 北京冷吗: a place of its own
@@ -1153,7 +1167,7 @@ class Ellipsis:
         if k == len(toks) and len(place) > 4:
             return None  # no place name there, only chatter
         at = 0
-        for lead in sorted(rule.get("after") or (), key=len, reverse=True):
+        for lead in self.weather_after:
             if said.startswith(lead):
                 at = len(lead) + len(said[len(lead) :]) - len(said[len(lead) :].lstrip(" ，,"))
                 break

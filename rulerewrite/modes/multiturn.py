@@ -29,7 +29,7 @@ from rulerewrite.context import (
     long_enough,
     new_mention,
 )
-from rulerewrite.fastinit import fast_init
+from rulerewrite.fastinit import fast_init, fast_replace
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.memo import FifoMemo
 from rulerewrite.modes.base import State
@@ -660,7 +660,6 @@ class MultiTurn:
             and len(phrase) <= 4
             and (phrase.startswith(self.analyzer.surnames) or toks[0].pos.startswith("nr"))
         )
-
         nominal = name_run or any(
             k == "NOUN" and len(t.text) >= 2 for k, t in zip(kinds, toks, strict=True)
         )
@@ -963,22 +962,8 @@ class MultiTurn:
 SHARED = "shared"  # Mention.source of a phrase said in two turns
 
 
-def _retyped(m: Mention, etype: str) -> Mention:
-    """``m`` with another entity type (a name the repetition revealed)."""
-    return new_mention(
-        m.text,
-        m.head,
-        etype,
-        m.turn,
-        m.role,
-        m.gram,
-        m.start,
-        m.end,
-        m.order,
-        m.source,
-        m.members,
-        m.protected,
-    )
+# ``m`` with another entity type (a name the repetition revealed: 张宝华 tagged nz)
+_retyped = fast_replace(Mention, "etype")
 
 
 def _recency(back: int) -> str:
