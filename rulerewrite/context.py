@@ -292,6 +292,7 @@ class ContextAnalyzer:
         chitchat: list[tuple[re.Pattern[str], str]] = []
         self.topic_frames: list[tuple[re.Pattern[str], str, str | None]] = []
         self.set_frames: list[tuple[re.Pattern[str], str]] = []
+        self.relative_frames: list[tuple[re.Pattern[str], str]] = []
         for r in lexicon.rules.get("context", ()):
             if r.get("human_heads"):
                 self.human_heads += tuple(r.get("human_heads"))
@@ -326,7 +327,10 @@ class ContextAnalyzer:
                     self.role_ends += tuple(str(w) for w in r.get("role_ends") or ())
             if r.pattern is not None and r.get("kind") == "set":
                 self.set_frames.append((r.pattern, r.source))
+            if r.pattern is not None and r.get("kind") == "relative":
+                self.relative_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
+        self.relative_sources = frozenset(src for _p, src in self.relative_frames)
         # a polite opener (劳驾 / 麻烦) is no thing talked about, whatever jieba tags it
         self.non_entity = self.non_entity | frozenset(
             e.text for e in lexicon.entries_of("fw:polite")
@@ -524,6 +528,12 @@ class ContextAnalyzer:
             out = [o for o in out if not (o[0] == s and o[1] == e)]
             out.append((s, e, phrase, phrase, etype, fsrc + "|topic", False))
             break
+        for pat, fsrc in self.relative_frames:  # 我喜欢的人 / 旁边的人: a person, said whole
+            for fm in pat.finditer(text, cut):
+                s, e = fm.span("who")
+                out = [o for o in out if not (s <= o[0] and o[1] <= e)]
+                gram = "subj" if s == cut or text[s - 1] in _CLAUSE_OPEN else "obj"
+                out.append((s, e, text[s:e], fm.group("head"), "human", f"{fsrc}|{gram}", False))
         frame_set: tuple[list[tuple[int, int]], str] | None = None
         for pat, fsrc in self.set_frames:  # A和B哪个…: the members whatever the parse says
             fm = pat.match(text)
@@ -664,6 +674,7 @@ _PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢�
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
 _POSSESSIVE = ("我", "我的")
+_CLAUSE_OPEN = frozenset(" ,.!?~，。！？、和跟但可")  # a relative phrase after these opens a clause
 _WORK_MEASURES = frozenset({"一首", "首", "一部", "部", "一本", "本", "一集", "一曲", "一下"})
 _MEASURE = frozenset("个些位只条辆台款件双瓶盒")
 # verbal measures the chunker glues onto the next noun (讲解一下金瓶梅 / 看一次电影)

@@ -870,11 +870,14 @@ class MultiTurn:
         out: list[Candidate] = []
         seen: set[str] = set()
         statics = pool.statics
+        relative = self.analyzer.relative_sources
         for k, m in enumerate(pool.mentions):
             if m.text in seen or m.text in text:
                 continue
-            if not m.protected and _SPEAKER.search(m.text):
-                continue  # 我的计划 / 问我手中的宝剑: about the speakers, not the topic
+            if not m.protected and _SPEAKER.search(m.text) and m.source not in relative:
+                # 我的计划 / 问我手中的宝剑: about the speakers, not the topic (我喜欢的人 is a
+                # person the user feels for, rules/context.yaml human_relative)
+                continue
             if not m.protected and junk is not None and junk.match(m.text):
                 continue  # 78 / so / 一下好像是: a fragment, not a thing (not_antecedent)
             if plural != m.is_set:
