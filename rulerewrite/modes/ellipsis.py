@@ -88,6 +88,7 @@ class Ellipsis:
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
+        self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
         self.give_verbs = self.mt.wordset("give_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
@@ -966,7 +967,11 @@ class Ellipsis:
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                if t.text not in verbs:
+                if t.text not in verbs and not (
+                    # 爱看 / 想玩 of the last turn and 没看过 / 不玩 of the query: one verb, the
+                    # mood word before it aside (rules/completeness.yaml echo_moods)
+                    len(t.text) == 2 and t.text[0] in self.echo_moods and t.text[1] in verbs
+                ):
                     continue
                 np: list[Any] = []
                 if modal:
