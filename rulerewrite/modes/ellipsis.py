@@ -210,6 +210,12 @@ class Ellipsis:
         # tells: its object may take what a question's topic may take
         self.object_kinds = self.salient_kinds | frozenset(self.mt.values.get("salient_object", []))
         self.statement_any_kinds = frozenset(self.mt.values.get("salient_statement_any", []))
+        self.said_again_rule = lexicon.rule("completeness", "said_again")
+        again = self.said_again_rule
+        self.said_again_min = int((again.get("min_len") if again else 0) or 2)
+        self.said_again_lead = int((again.get("min_lead") if again else 0) or 2)
+        self.said_again_not_lead = _rule_pattern(again, "not_in_turn")
+        self.said_again_drop = _rule_pattern(again, "drop_lead")
 
     def applies(self, state: State) -> bool:
         if state.features.length > self.max_len * 2:
@@ -220,7 +226,60 @@ class Ellipsis:
         return state.features.length <= 10 and any(w in state.standalone for w in self.ask_words)
 
     def __call__(self, state: State) -> State:
-        return self._complete(state, echo_again=True)
+        done = self._complete(state, echo_again=True)
+        if (
+            done.standalone != state.standalone
+            or done.decision == "ask_user"
+            or "coreference" in state.modes
+        ):
+            return done
+        again = self._said_again(done)
+        return done if again is None else again
+
+    def _said_again(self, state: State) -> State | None:
+        """The end of the user's own last turn said again, when nothing else completed the
+        query (rules/completeness.yaml ``said_again``): the assistant's reply missed the point,
+        so the user repeats the part that matters, and the whole turn is what they mean
+        (谢志尚帅不帅 / 一般吧 / 帅不帅 -> 谢志尚帅不帅; 教师资格证怎么报名 / … / 怎么报名 ->
+        教师资格证怎么报名)."""
+        rule = self.said_again_rule
+        if rule is None or rule.pattern is None or not state.history:
+            return None
+        text = state.standalone
+        if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
+            return None
+        d = self.mt.dialogue(state)
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        told = exchange[0]
+        said = rule.pattern.sub("", told.turn.content.strip())
+        core = rule.pattern.sub("", text.strip())
+        lead = len(said) - len(core)
+        if (
+            len(core) < self.said_again_min
+            or lead < self.said_again_lead
+            or not said.endswith(core)
+            or not _CJK_OR_WORD.match(said[lead - 1])
+            or (self.said_again_not_lead is not None and self.said_again_not_lead.search(said))
+        ):
+            return None
+        head = said[:lead]
+        if self.said_again_drop is not None:
+            # 我肚子好痛 / … / 好痛啊 -> 肚子好痛啊: the speaker's own 我 is no part of the topic
+            head = self.said_again_drop.sub("", head, count=1) or head
+        new = head + text.strip()
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            said,
+            told,
+            "statement",
+            slot="statement",
+            note=f"the end of the user's last turn said again: {said!r}",
+            confidence=0.6,
+        )
 
     def _complete(self, state: State, *, echo_again: bool) -> State:
         """The query completed; after a verb echo (不予 -> 不予7天无理由退货) the result is read
@@ -1831,6 +1890,7 @@ _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
+_CJK_OR_WORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")  # the said turn goes on into the query
 # tags of a noun that, right before a verb, is its topicalised object (三体也看过); a place, a
 # time or a noun after a question word (下沙也买不起 / 用什么语言写) is not
 _OBJECT_POS = frozenset({"n", "nz", "nr", "nrt", "nrfg", "eng", "x"})
