@@ -189,6 +189,9 @@ class Ellipsis:
         self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
         self.who_rule = lexicon.rule("completeness", "answer_who")
         self.who_question = _rule_pattern(self.who_rule, "question")
+        self.who_self = frozenset(
+            str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
+        )
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
@@ -1188,7 +1191,8 @@ class Ellipsis:
             for t in self.mt.parse(core).tokens
         ):
             return None  # only a name, a thing, a place, a time or a count answers it
-        lead = self.wh_lead.sub("", asked[: m.start()], count=1) + at
+        # 哟 梁思佳是谁呀 / 班长: the opener goes, and the space after it
+        lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip() + at
         filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
         if number and _NUMBER.fullmatch(core) and after[:1] in _MEASURES:
             filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
@@ -1264,7 +1268,8 @@ class Ellipsis:
         subject = q.group("s")
         if any(kind_of(t.pos, t.text) == "PRON" for t in self.mt.parse(subject).tokens):
             return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
-        if not names_a_thing(self.mt.parse(m.group("np").strip()).tokens):
+        np = m.group("np").strip()
+        if np not in self.who_self and not names_a_thing(self.mt.parse(np).tokens):
             return None  # 不知道 / 夺得第一名: a clause, not what the subject is
         lead, rest = m.group("lead"), said[len(m.group("lead")) :]
         if (q.groupdict().get("rel") or "").startswith("你") and not _PERSONAL.match(m.group("np")):
