@@ -331,6 +331,9 @@ class ContextAnalyzer:
                 self.relative_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
         self.relative_sources = frozenset(src for _p, src in self.relative_frames)
+        whole = lexicon.rule("context", "whole_turn_name")
+        self.whole_turn = whole.pattern if whole is not None else None
+        self.whole_turn_source = whole.source if whole is not None else "context"
         # a polite opener (劳驾 / 麻烦) is no thing talked about, whatever jieba tags it
         self.non_entity = self.non_entity | frozenset(
             e.text for e in lexicon.entries_of("fw:polite")

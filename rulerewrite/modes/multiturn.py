@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -729,8 +729,8 @@ class MultiTurn:
         if pool is not None:
             pools.move_to_end(key)
             return pool
-        mentions = d.mentions()
         shared = self.shared_spans(d) if len(turns) > 1 else None
+        mentions = self._widened(d, d.mentions(), {sp.text for sp in shared or ()})
         echoed: frozenset[str] = _NOTHING
         if shared:
             # a shared stretch that ends a longer phrase of its turn (交响曲 of 命运交响曲: the
@@ -762,6 +762,53 @@ class MultiTurn:
         pool = _Pool(tuple(mentions), echoed, _Window.of(turns), [None] * len(mentions))
         pools.put(key, pool)
         return pool
+
+    def _widened(self, d: Dialogue, mentions: list[Mention], shared: set[str]) -> list[Mention]:
+        """Mentions that are a piece of a name the segmenter cut, widened to the whole name
+        where their turn says it around them (rules/context.yaml whole_turn_name): a short
+        user turn that is nothing but the name (边伯贤 / 麻辣香锅 / 西安科技大学), said again
+        whole in another turn of the window (边伯贤可爱吗), so 伯贤 / 香锅 / 西安 are 边伯贤 /
+        麻辣香锅 / 西安科技大学. Not a turn that opens with a verb before the piece (发个红包),
+        nor a name the turns share as one stretch (``shared``: it is a candidate of its own)."""
+        whole = self.analyzer.whole_turn
+        if whole is None or len(d.turns) < 2:
+            return mentions
+        names: set[str] = set()
+        for ti in d.turns:
+            fm = whole.fullmatch(ti.turn.content) if ti.turn.role == "user" else None
+            if fm is None:
+                continue
+            name = fm.group("name")
+            if name in shared:
+                continue
+            if not any(o.turn.index != ti.turn.index and name in o.turn.content for o in d.turns):
+                continue  # 鹿晗最棒 said once: a name and what is said of it
+            if any(kind_of(t.pos, t.text) == "VERB" for t in ti.parse.tokens[:1]):
+                continue
+            names.add(name)
+        if not names:
+            return mentions
+        said = {ti.turn.index: ti.turn.content for ti in d.turns}
+        src = self.analyzer.whole_turn_source
+        out = []
+        for m in mentions:
+            for n in names:
+                if m.text == n or m.text not in n:
+                    continue
+                text = said.get(m.turn, "")
+                at = text.find(n, max(0, m.end - len(n)))
+                if 0 <= at <= m.start and m.end <= at + len(n):
+                    etype = m.etype
+                    if etype in UNKNOWN_TYPES | {"place"} and self._surname_name(n):
+                        etype = "person"  # 胡一菲 read as 胡 + the place 一菲: a person
+                    m = replace(m, text=n, start=at, end=at + len(n), source=src, etype=etype)
+                    break
+            out.append(m)
+        return out
+
+    def _surname_name(self, name: str) -> bool:
+        """Three or four characters opening with a family name (胡一菲 / 东野圭吾)."""
+        return 3 <= len(name) <= 4 and name.startswith(self.analyzer.surnames)
 
     def _static(self, win: _Window, m: Mention, echoed: frozenset[str]) -> _Static:
         """The parts of a candidate's filter and score that depend on the window alone, in
