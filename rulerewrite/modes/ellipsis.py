@@ -213,6 +213,11 @@ class Ellipsis:
         # tells: its object may take what a question's topic may take
         self.object_kinds = self.salient_kinds | frozenset(self.mt.values.get("salient_object", []))
         self.statement_any_kinds = frozenset(self.mt.values.get("salient_statement_any", []))
+        self.work_rule = lexicon.rule("completeness", "work_attribute")
+        self.work_parts = frozenset(
+            str(w) for w in ((self.work_rule.get("parts") or ()) if self.work_rule else ())
+        )
+        self.work_max = int((self.work_rule.get("max_query") if self.work_rule else 0) or 16)
         self.said_again_rule = lexicon.rule("completeness", "said_again")
         again = self.said_again_rule
         self.said_again_min = int((again.get("min_len") if again else 0) or 2)
@@ -236,7 +241,7 @@ class Ellipsis:
             or "coreference" in state.modes
         ):
             return done
-        again = self._said_again(done)
+        again = self._said_again(done) or self._work_attribute(done)
         return done if again is None else again
 
     def _said_again(self, state: State) -> State | None:
@@ -1086,6 +1091,72 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _work_attribute(self, state: State) -> State | None:
+        """When nothing else completed the query: a part of a work said with no work before it
+        (作者是谁 / 那你知道主角是谁吗 / 结局怎么样) belongs to the title the last exchange
+        talked about (rules/completeness.yaml
+        work_attribute): 你知道明朝那些事儿吗 / … / 作者是谁 -> 明朝那些事儿作者是谁. The title
+        goes straight before the part when the query opens with it, with 的 after a verb
+        (你知道作者是谁吗 -> 你知道围城的作者是谁吗). The title is a topic frame's or a work's
+        name, or one both speakers said; no person, place or time, nothing pointing (这样的漫画)."""
+        rule = self.work_rule
+        if rule is None or not self.work_parts or not state.history:
+            return None
+        if state.has("fw:comparison") or self.mt.analyzer.is_chitchat(state.standalone):
+            return None
+        parse = self.mt.parse(state.standalone)
+        d = self.mt.dialogue(state)
+        toks = [t for t in parse.tokens if t.text.strip()]
+        k = next((i for i, t in enumerate(toks) if t.text in self.work_parts), None)
+        if k is None or len(parse.text) > self.work_max:
+            return None
+        before = toks[:k]
+        if any(kind_of(t.pos, t.text) in ("NOUN", "PRON") and t.text not in "你我" for t in before):
+            return None  # 火影的结局 / 他的作者: the part has its owner (or coreference decides)
+        if before and (before[-1].text == "的" or kind_of(before[-1].pos, before[-1].text) == "DE"):
+            return None
+        last = d.turns[-2:]
+        window = {ti.turn.index for ti in last}
+        title = None
+        for c in self.mt.rank(d, text=parse.text):
+            m = c.mention
+            if m.turn not in window or c.score < self.min_score_question:
+                continue
+            if (
+                m.etype in _PERSON_TYPES
+                or m.etype in ("place", "time")
+                or _is_pronounish(m)
+                or m.text.endswith("的")
+                # 这样的漫画 points; 明朝那些事儿 is a title with 那些 inside it
+                or any(r.start == 0 for r in self.mt.references(m.text))
+            ):
+                continue
+            if (
+                (m.gram == "topic" and m.source.startswith("rules/"))
+                or m.etype == "work"
+                or "repeated" in c.why
+            ):
+                title = m
+            break
+        if title is None or title.text in parse.text:
+            return None
+        at = toks[k].start
+        opens = not any(kind_of(t.pos, t.text) == "VERB" for t in before)
+        glue = "" if opens else "的"
+        new = parse.text[:at] + title.text + glue + parse.text[at:]
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            title.text,
+            next(ti for ti in last if ti.turn.index == title.turn),
+            "att",
+            etype=title.etype,
+            slot="owner",
+            note=f"{toks[k].text} of {title.text!r}, the work the last exchange talked about",
+            confidence=0.65,
+        )
 
     def _echoed(
         self, state: State, ti: TurnInfo, new: str, obj: str, verb: str, what: str
