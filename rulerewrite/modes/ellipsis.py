@@ -189,6 +189,7 @@ class Ellipsis:
         self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
         self.who_rule = lexicon.rule("completeness", "answer_who")
         self.who_question = _rule_pattern(self.who_rule, "question")
+        self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
         )
@@ -1340,14 +1341,24 @@ class Ellipsis:
         if any(kind_of(t.pos, t.text) == "PRON" for t in self.mt.parse(subject).tokens):
             return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
         np = m.group("np").strip()
-        if np not in self.who_self and not names_a_thing(self.mt.parse(np).tokens):
+        cop = m.group("cop")
+        if q.group("where") and not cop:
+            return None  # 南开在哪 / 天津: answer_wh's business
+        if (
+            not cop
+            and np not in self.who_self
+            and (len(np) > self.who_np_max or not names_a_thing(self.mt.parse(np).tokens))
+        ):
             return None  # 不知道 / 夺得第一名: a clause, not what the subject is
-        lead, rest = m.group("lead"), said[len(m.group("lead")) :]
-        if (q.groupdict().get("rel") or "").startswith("你") and not _PERSONAL.match(m.group("np")):
+        if cop and _SAYS_NOTHING.match(np):
+            return None  # 是啊 / 是吗: a reply to the question, not an answer
+        lead, hedge = m.group("lead"), m.group("hedge") or ""
+        rest = said[m.end("hedge") if hedge else len(lead) :]
+        if (q.groupdict().get("rel") or "").startswith("你") and not _PERSONAL.match(np):
             # 郁振波是你啥人啊 / 男朋友: the user's relation, so 我男朋友
-            at = m.start("np") - len(lead)
+            at = m.start("np") - (len(said) - len(rest))
             rest = rest[:at] + "我" + rest[at:]
-        new = lead + subject + ("" if m.group("cop") else "是") + rest
+        new = lead + subject + hedge + ("" if cop else "是") + rest
         new += text.strip()[len(said) :]
         return _resolved_from(
             state,
@@ -1966,6 +1977,7 @@ _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
+_SAYS_NOTHING = re.compile(r"^(?:[啊呀吗么嘛吧的哦呢滴]|真的|吗|不是)*$")
 _CJK_OR_WORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")  # the said turn goes on into the query
 # tags of a noun that, right before a verb, is its topicalised object (三体也看过); a place, a
 # time or a noun after a question word (下沙也买不起 / 用什么语言写) is not
