@@ -225,6 +225,10 @@ class Coreference:
         animacy = None if ref.animacy == "any" else ("human" if human else "nonhuman")
         if ref.etype is not None:
             animacy = None
+        elif bare and animacy is None and self._about_place(orig_text):
+            # 那是哪里 / 那是啥地方: a 那 that may be anyone or anything asks about a place here,
+            # and a place jieba tags as a name (景德镇 nr) is no person
+            animacy = "nonhuman"
         cands = self.mt.rank(
             d,
             text=orig_text,
