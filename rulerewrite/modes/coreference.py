@@ -110,6 +110,10 @@ class Coreference:
         self.whole_len = (
             (int(whole.get("min_len", 2)), int(whole.get("max_len", 8))) if whole else (0, -1)
         )
+        self.reply_refs = (
+            frozenset(str(w) for w in (whole.get("reply_refs") or [])) if whole else ()
+        )
+        self.reply_max_len = int(whole.get("reply_max_len", 0)) if whole else 0
         # 这本书 / 这个星座: the title the last exchange named (``title_reference``)
         title = lexicon.rule("coreference", "title_reference")
         self.title_kinds = frozenset(str(k) for k in (title.get("kinds") or [])) if title else ()
@@ -374,6 +378,17 @@ class Coreference:
                 ),
                 confidence=min(state.confidence, 0.45),
             )
+        if (
+            not good
+            and ref.text in self.reply_refs
+            and not ref.noun
+            and len(orig_text) <= self.reply_max_len
+        ):
+            # 火腿肠 / 这个我知道是零食吧: rather than ask, the reply that only named a thing
+            whole = self._whole_turn(state, orig_text, ref, framed=False)
+            if whole is not None:
+                why = f"a reply that only names it ({self.whole_source})"
+                return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
             return ask(
@@ -417,14 +432,21 @@ class Coreference:
             m.start("ref") == ref.start for p in self.plain_frames for m in p.finditer(text)
         )
 
-    def _whole_turn(self, state: State, text: str, ref: Ref) -> Mention | None:
+    def _whole_turn(
+        self, state: State, text: str, ref: Ref, *, framed: bool = True
+    ) -> Mention | None:
         """What a bare 这 / 那 in a plain_reference frame points at when a turn of the last
         exchange is nothing but a short phrase (rules/coreference.yaml ``whole_turn``): the
         assistant's reply (梅西 / 那是谁 -> 梅西是谁), else the user's turn before it (起风了 /
-        是起风了啊 / 这是首歌). None when neither only names a thing, or the query holds it."""
-        if self.whole_not is None or not self._in_plain_frame(text, ref):
+        是起风了啊 / 这是首歌). With ``framed`` False (a plain 这个 / 那个 that would be asked
+        about, in any frame): the assistant's reply only, and only when a noun ends it
+        (火腿肠 / 这个我知道是零食吧). None when no turn only names a thing, or the query
+        holds it."""
+        if self.whole_not is None or (framed and not self._in_plain_frame(text, ref)):
             return None
         turns = [t for t in state.history[-2:] if t.content.strip()]
+        if not framed:
+            turns = [t for t in turns[-1:] if t.role == "assistant"]
         for turn in reversed(turns):
             said = turn.content.strip().rstrip(self.whole_particles)
             cut = self.whole_open.match(said) if self.whole_open is not None else None
@@ -441,6 +463,12 @@ class Coreference:
                 or phrase in text
             ):
                 continue
+            if not framed:
+                toks = [t for t in self.mt.parse(phrase).tokens if t.text.strip()]
+                kinds = [kind_of(t.pos, t.text) for t in toks]
+                if not kinds or kinds[-1] != "NOUN" or "ADV" in kinds or "NUM" in kinds:
+                    # 累的跟男人一样 / 唱首征服: no noun last; 随便放首歌 / 多运动: advice
+                    continue
             start = turn.content.find(phrase)
             return new_mention(
                 phrase,
