@@ -387,7 +387,7 @@ class Coreference:
             # 火腿肠 / 这个我知道是零食吧: rather than ask, the reply that only named a thing
             whole = self._whole_turn(state, orig_text, ref, framed=False)
             if whole is not None:
-                why = f"a reply that only names it ({self.whole_source})"
+                why = f"a turn that only names it ({self.whole_source})"
                 return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
@@ -439,14 +439,12 @@ class Coreference:
         exchange is nothing but a short phrase (rules/coreference.yaml ``whole_turn``): the
         assistant's reply (梅西 / 那是谁 -> 梅西是谁), else the user's turn before it (起风了 /
         是起风了啊 / 这是首歌). With ``framed`` False (a plain 这个 / 那个 that would be asked
-        about, in any frame): the assistant's reply only, and only when a noun ends it
+        about, in any frame): only a phrase a noun ends, with no adverb or number in it
         (火腿肠 / 这个我知道是零食吧). None when no turn only names a thing, or the query
         holds it."""
         if self.whole_not is None or (framed and not self._in_plain_frame(text, ref)):
             return None
         turns = [t for t in state.history[-2:] if t.content.strip()]
-        if not framed:
-            turns = [t for t in turns[-1:] if t.role == "assistant"]
         for turn in reversed(turns):
             said = turn.content.strip().rstrip(self.whole_particles)
             cut = self.whole_open.match(said) if self.whole_open is not None else None
