@@ -88,6 +88,7 @@ class Coreference:
         self.max_back = int(vals.get("max_back", 1_000))
         self.older_kinds = frozenset(vals.get("salient_older", ["any"]))
         self.place_words = self.mt.wordset("place_words")
+        self.who_words = self.mt.wordset("who_words")
         # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
         here = lexicon.rule("coreference", "here")
         self.here_source = here.source if here is not None else None
@@ -228,6 +229,9 @@ class Coreference:
         human = ref.animacy == "human"
         animacy = None if ref.animacy == "any" else ("human" if human else "nonhuman")
         if ref.etype is not None:
+            animacy = None
+        elif bare and animacy == "nonhuman" and any(w in orig_text for w in self.who_words):
+            # 这是谁: a bare 这 asking who is about a person
             animacy = None
         elif bare and animacy is None and self._about_place(orig_text):
             # 那是哪里 / 那是啥地方: a 那 that may be anyone or anything asks about a place here,
