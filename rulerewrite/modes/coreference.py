@@ -88,6 +88,7 @@ class Coreference:
         self.max_back = int(vals.get("max_back", 1_000))
         self.older_kinds = frozenset(vals.get("salient_older", ["any"]))
         self.place_words = self.mt.wordset("place_words")
+        self.who_words = self.mt.wordset("who_words")
         # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
         here = lexicon.rule("coreference", "here")
         self.here_source = here.source if here is not None else None
@@ -99,6 +100,21 @@ class Coreference:
         )
         self.plain_max_len = int(plain.get("max_len", 0)) if plain else 0
         self.plain_margin = float(plain.get("margin", 1.0)) if plain else 1.0
+        # 梅西 / 那是谁: a turn of the last exchange that only names a thing (``whole_turn``)
+        whole = lexicon.rule("coreference", "whole_turn")
+        self.whole_source = whole.source if whole is not None else ""
+        self.whole_open, self.whole_not, self.whole_user_not = (
+            re.compile(str(whole.get(k))) if whole is not None and whole.get(k) else None
+            for k in ("openers", "not_phrase", "user_not")
+        )
+        self.whole_particles = str(whole.get("particles", "")) if whole else ""
+        self.whole_len = (
+            (int(whole.get("min_len", 2)), int(whole.get("max_len", 8))) if whole else (0, -1)
+        )
+        self.reply_refs = (
+            frozenset(str(w) for w in (whole.get("reply_refs") or [])) if whole else ()
+        )
+        self.reply_max_len = int(whole.get("reply_max_len", 0)) if whole else 0
         # 这本书 / 这个星座: the title the last exchange named (``title_reference``)
         title = lexicon.rule("coreference", "title_reference")
         self.title_kinds = frozenset(str(k) for k in (title.get("kinds") or [])) if title else ()
@@ -214,6 +230,13 @@ class Coreference:
         animacy = None if ref.animacy == "any" else ("human" if human else "nonhuman")
         if ref.etype is not None:
             animacy = None
+        elif bare and animacy == "nonhuman" and any(w in orig_text for w in self.who_words):
+            # 这是谁: a bare 这 asking who is about a person
+            animacy = None
+        elif bare and animacy is None and self._about_place(orig_text):
+            # 那是哪里 / 那是啥地方: a 那 that may be anyone or anything asks about a place here,
+            # and a place jieba tags as a name (景德镇 nr) is no person
+            animacy = "nonhuman"
         cands = self.mt.rank(
             d,
             text=orig_text,
@@ -324,6 +347,17 @@ class Coreference:
                 and (good[0].mention.etype != "place" or self._about_place(orig_text))
             ):
                 return self._replace(state, ref, good[0], ref.noun_end if ref.noun else ref.end)
+            plain = None if ref.noun else self._plain_antecedent(d, window, orig_text, ref)
+            if plain is not None:
+                # 这是猫吗 / 那是什么: an identity question about the one thing just talked about
+                why = f"{plain.why}; the one thing the last exchange named (plain_reference)"
+                return self._replace(
+                    state, ref, Candidate(plain.mention, plain.score, why), ref.end
+                )
+            whole = None if ref.noun else self._whole_turn(state, orig_text, ref)
+            if whole is not None:
+                why = f"a turn that only names it ({self.whole_source})"
+                return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
             return state
         if not good and ref.noun:
             # 这个保险能退吗 / 这款手机多少钱 with nothing to point at in the conversation (or
@@ -348,6 +382,17 @@ class Coreference:
                 ),
                 confidence=min(state.confidence, 0.45),
             )
+        if (
+            not good
+            and ref.text in self.reply_refs
+            and not ref.noun
+            and len(orig_text) <= self.reply_max_len
+        ):
+            # 火腿肠 / 这个我知道是零食吧: rather than ask, the reply that only named a thing
+            whole = self._whole_turn(state, orig_text, ref, framed=False)
+            if whole is not None:
+                why = f"a turn that only names it ({self.whole_source})"
+                return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
             return ask(
@@ -379,12 +424,67 @@ class Coreference:
         included in the race (a person, or a dish jieba tags as a name, is no antecedent of
         这个, but when it leads the plain reference is not settled). None otherwise: the
         caller asks or leaves the query."""
-        if len(text) > self.plain_max_len or not any(
-            m.start("ref") == ref.start for p in self.plain_frames for m in p.finditer(text)
-        ):
+        if not self._in_plain_frame(text, ref):
             return None
         best = self._clear_leader(d, window, text, self.plain_margin)
         return None if best is None or best.mention.etype in HUMAN_TYPES else best
+
+    def _in_plain_frame(self, text: str, ref: Ref) -> bool:
+        """``ref`` is said in a frame of rules/coreference.yaml ``plain_reference`` in a short
+        query (``max_len``)."""
+        return len(text) <= self.plain_max_len and any(
+            m.start("ref") == ref.start for p in self.plain_frames for m in p.finditer(text)
+        )
+
+    def _whole_turn(
+        self, state: State, text: str, ref: Ref, *, framed: bool = True
+    ) -> Mention | None:
+        """What a bare 这 / 那 in a plain_reference frame points at when a turn of the last
+        exchange is nothing but a short phrase (rules/coreference.yaml ``whole_turn``): the
+        assistant's reply (梅西 / 那是谁 -> 梅西是谁), else the user's turn before it (起风了 /
+        是起风了啊 / 这是首歌). With ``framed`` False (a plain 这个 / 那个 that would be asked
+        about, in any frame): only a phrase a noun ends, with no adverb or number in it
+        (火腿肠 / 这个我知道是零食吧). None when no turn only names a thing, or the query
+        holds it."""
+        if self.whole_not is None or (framed and not self._in_plain_frame(text, ref)):
+            return None
+        turns = [t for t in state.history[-2:] if t.content.strip()]
+        for turn in reversed(turns):
+            said = turn.content.strip().rstrip(self.whole_particles)
+            cut = self.whole_open.match(said) if self.whole_open is not None else None
+            phrase = said[cut.end() :] if cut is not None else said
+            low, high = self.whole_len
+            if (
+                not low <= len(phrase) <= high
+                or self.whole_not.search(phrase)
+                or (
+                    turn.role == "user"
+                    and self.whole_user_not is not None
+                    and self.whole_user_not.search(phrase)
+                )
+                or phrase in text
+            ):
+                continue
+            if not framed:
+                toks = [t for t in self.mt.parse(phrase).tokens if t.text.strip()]
+                kinds = [kind_of(t.pos, t.text) for t in toks]
+                if not kinds or kinds[-1] != "NOUN" or "ADV" in kinds or "NUM" in kinds:
+                    # 累的跟男人一样 / 唱首征服: no noun last; 随便放首歌 / 多运动: advice
+                    continue
+            start = turn.content.find(phrase)
+            return new_mention(
+                phrase,
+                phrase,
+                "thing",
+                turn.index,
+                turn.role,
+                "topic",
+                start,
+                start + len(phrase),
+                0,
+                self.whole_source,
+            )
+        return None
 
     def _clear_leader(self, d: Any, window: set[int], text: str, margin: float) -> Candidate | None:
         """The best candidate of the last exchange (``window``), of any type, when it scores
