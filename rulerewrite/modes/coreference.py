@@ -427,7 +427,13 @@ class Coreference:
         if not self._in_plain_frame(text, ref):
             return None
         best = self._clear_leader(d, window, text, self.plain_margin)
-        return None if best is None or best.mention.etype in HUMAN_TYPES else best
+        if (
+            best is None
+            or best.mention.etype in HUMAN_TYPES
+            or self.mt.is_category(best.mention.text)  # 不是游戏 / 那是什么: a kind, no name
+        ):
+            return None
+        return best
 
     def _in_plain_frame(self, text: str, ref: Ref) -> bool:
         """``ref`` is said in a frame of rules/coreference.yaml ``plain_reference`` in a short
