@@ -214,6 +214,11 @@ class Ellipsis:
         # tells: its object may take what a question's topic may take
         self.object_kinds = self.salient_kinds | frozenset(self.mt.values.get("salient_object", []))
         self.statement_any_kinds = frozenset(self.mt.values.get("salient_statement_any", []))
+        self.show_rule = lexicon.rule("completeness", "show_one")
+        self.show_asked = _rule_pattern(self.show_rule, "asked")
+        self.show_verbs = frozenset(
+            "".join(str(v) for v in (self.show_rule.get("verbs") or ()) if self.show_rule)
+        )
         self.work_rule = lexicon.rule("completeness", "work_attribute")
         self.work_parts = frozenset(
             str(w) for w in ((self.work_rule.get("parts") or ()) if self.work_rule else ())
@@ -242,7 +247,7 @@ class Ellipsis:
             or "coreference" in state.modes
         ):
             return done
-        again = self._said_again(done) or self._work_attribute(done)
+        again = self._said_again(done) or self._work_attribute(done) or self._shown(done)
         return done if again is None else again
 
     def _said_again(self, state: State) -> State | None:
@@ -1092,6 +1097,65 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _shown(self, state: State) -> State | None:
+        """When nothing else completed the query: a request to show one (那你说一句 / 那你弹
+        一个我听听 / 唱一首呗, rules/completeness.yaml show_one) takes as its object what the
+        user's last turn asked the assistant about (你会英语吗 -> 那你说一句英语) or what that
+        verb had in the last turns (我也想吃火锅了 / 那你吃一个我看看 -> 那你吃一个火锅我看看)."""
+        rule = self.show_rule
+        if rule is None or rule.pattern is None or not state.history:
+            return None
+        text = state.standalone.strip()
+        m = rule.pattern.fullmatch(text)
+        if m is None:
+            return None
+        d = self.mt.dialogue(state)
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        verb = m.group("v")
+        obj, src = None, exchange[0]
+        a = self.show_asked.match(exchange[0].turn.content.strip()) if self.show_asked else None
+        if a is not None:
+            x = a.group("x")
+            if x[:1] == verb or (x[:1] in self.show_verbs and len(x) > 2):
+                x = x[1:]  # 你会弹尤克里里吗 / 弹一个: what is played; 讲英文 / 说一个: 英文
+            kinds = {kind_of(t.pos, t.text) for t in self.mt.parse(x).tokens}
+            if not kinds & {"VERB", "PRON", "PART", "ADV", "NUM"}:
+                obj = x  # a thing, however jieba cut it (尤克里/里)
+        for ti in reversed(exchange) if obj is None else ():
+            toks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(toks):
+                if t.text != verb and not (
+                    len(t.text) == 2 and t.text[0] in self.echo_moods and t.text[1] == verb
+                ):
+                    continue
+                np = []
+                for u in toks[k + 1 :]:
+                    if kind_of(u.pos, u.text) != "NOUN":
+                        break
+                    np.append(u)
+                if np:
+                    obj, src = ti.turn.content[np[0].start : np[-1].end], ti
+                    break
+            if obj is not None:
+                break
+        if obj is None or obj in text or _PERSONAL.search(obj):
+            return None
+        at = m.end("m")
+        return _resolved_from(
+            state,
+            rule.source,
+            text[:at] + obj + text[at:],
+            obj,
+            src,
+            "obj",
+            etype="thing",
+            slot="object",
+            note=f"{verb}{m.group('m')} shows one {obj!r}, what the last exchange was about",
+            confidence=0.6,
+        )
 
     def _work_attribute(self, state: State) -> State | None:
         """When nothing else completed the query: a part of a work said with no work before it
