@@ -216,8 +216,9 @@ class Ellipsis:
         self.statement_any_kinds = frozenset(self.mt.values.get("salient_statement_any", []))
         self.show_rule = lexicon.rule("completeness", "show_one")
         self.show_asked = _rule_pattern(self.show_rule, "asked")
+        show = self.show_rule
         self.show_verbs = frozenset(
-            "".join(str(v) for v in (self.show_rule.get("verbs") or ()) if self.show_rule)
+            "".join(str(v) for v in (show.get("verbs") or ())) if show else ""
         )
         self.work_rule = lexicon.rule("completeness", "work_attribute")
         self.work_parts = frozenset(
