@@ -1103,7 +1103,7 @@ class Ellipsis:
         """When nothing else completed the query: a request to show one (那你说一句 / 那你弹
         一个我听听 / 唱一首呗, rules/completeness.yaml show_one) takes as its object what the
         user's last turn asked the assistant about (你会英语吗 -> 那你说一句英语) or what that
-        verb had in the last turns (我也想吃火锅了 / 那你吃一个我看看 -> 那你吃一个火锅我看看)."""
+        verb had in the last exchange (我最近在画熊猫 / 那你画一个我看看 -> 那你画一个熊猫我看看)."""
         rule = self.show_rule
         if rule is None or rule.pattern is None or not state.history:
             return None
