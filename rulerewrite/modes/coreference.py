@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from rulerewrite.context import Mention, new_mention
+from rulerewrite.context import Mention, long_enough, new_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
@@ -111,6 +111,27 @@ class Coreference:
             for k in ("strip", "not_title")
         )
         self.segmenter = lexicon.segmenter
+        # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
+        # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
+        lone = lexicon.rule("coreference", "lone_antecedent")
+        lone_data: dict[str, Any] = dict(lone.data) if lone is not None else {}
+
+        def words(key: str) -> frozenset[str]:
+            return frozenset(str(w) for w in (lone_data.get(key) or []))
+
+        self.lone_source = lone.source if lone is not None else ""
+        self.lone_pronouns = words("pronouns")
+        self.lone_margin = float(lone_data.get("margin", 1.0))
+        self.lone_kinds = words("salient")
+        self.lone_statement_kinds = words("statement_salient")
+        self.lone_common = int(lone_data.get("common_freq", 0))
+        self.lone_not_human = words("not_human_types")
+        self.lone_not_types = words("not_types")
+        self.lone_not_heads = tuple(sorted(words("not_heads")))
+        before = str(lone_data.get("predicate_before") or "")
+        self.lone_predicate = re.compile(f"(?:{before})$") if before else None
+        who_frame = lexicon.rule("context", "topic_who")
+        self.person_frame = who_frame.source if who_frame is not None else None
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
         self.pronoun_gender: dict[str, str] = {}
         ends: list[tuple[str, str]] = []
@@ -281,6 +302,11 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
                 )
+        if not good and ref.text in self.lone_pronouns and not ref.noun:
+            lone = self._lone_antecedent(d, window, orig_text, ref)
+            if lone is not None:
+                why = f"{lone.why}; the one thing the last exchange named ({self.lone_source})"
+                return self._replace(state, ref, Candidate(lone.mention, lone.score, why), ref.end)
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
@@ -385,6 +411,83 @@ class Coreference:
             return None
         best = self._clear_leader(d, window, text, self.plain_margin)
         return None if best is None or best.mention.etype in HUMAN_TYPES else best
+
+    def _lone_antecedent(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
+        """What 他 / 她 / 它 points at when no candidate of its kind is salient (rules/
+        coreference.yaml ``lone_antecedent``): the clear leader of the last exchange, of any
+        tag (a name jieba does not know is tagged a place, a time or a plain noun), when it is
+        salient in one of the ways ``salient`` lists (in a narrative statement: asked about and
+        taken up, ``statement_salient``), is none of ``not_types``, has no head among
+        ``not_heads``, names no demonstrative, agrees with a gendered pronoun and, for 他 / 她,
+        is a name, a person or a word the segmenter rarely sees (``common_freq``): 公司 / 生活
+        are what the chat is about, not whom 他 means. For 他 / 她, the owner of a thing
+        (任然的歌 -> 任然) is who is meant. None otherwise."""
+        if self._person_before(text, ref):
+            return None  # the query names its own person before the pronoun
+        best = self._clear_leader(d, window, text, self.lone_margin)
+        narrative = self.mt.is_statement(text)
+        kinds = self.lone_statement_kinds if narrative else self.lone_kinds
+        if best is None or not salient(best, kinds):
+            return None
+        m = best.mention
+        if (
+            m.etype in self.lone_not_types
+            or m.head.endswith(self.lone_not_heads)
+            or _DEMONSTRATIVE.search(m.text)
+            or self._said_as_predicate(d, window, m.text)
+        ):
+            return None
+        human = ref.animacy == "human"
+        if self.mt.is_category(m.text.lstrip(_MEASURES)):
+            return None  # (这)首歌 / 部手机: the kind of thing, no name of one
+        if human:
+            lu = d.last_user()
+            if lu is not None and _WHO.search(lu.turn.content):
+                return None  # 这首歌谁唱的 / 我也不知道 / 他唱得好吗: who is the open question
+            if (m.protected or m.etype in self.lone_not_human) and not _LATIN.fullmatch(m.text):
+                return None  # 他 is no product (iPhone 15); a Latin name may be a person (yoyo)
+        elif m.etype in HUMAN_TYPES and (
+            m.source == self.person_frame
+            or m.text.startswith(self.mt.analyzer.surnames)
+            or self.segmenter.freq(m.text) >= self.lone_common
+        ):
+            # 它 is no person (鲁迅是谁 / 周杰伦 / 作家); a title or a brand jieba tags as a name
+            # (蒲公英 / 比亚迪) may be what it points at
+            return None
+        if human and m.etype not in HUMAN_TYPES and "的" in m.text:
+            owner = m.text.rsplit("的", 1)[0]
+            if not long_enough(owner) or _DEMONSTRATIVE.search(owner):
+                return None
+            m = replace(m, text=owner, head=owner, end=m.start + len(owner))
+        if (
+            human
+            and m.etype not in NAMED
+            and m.etype not in HUMAN_TYPES
+            and not m.protected
+            and self.segmenter.freq(m.text) >= self.lone_common
+        ):
+            return None
+        gender = self.pronoun_gender.get(ref.text)
+        if gender is not None and self.gender_of(m.head) not in (None, gender):
+            return None
+        return Candidate(m, best.score, best.why)
+
+    def _said_as_predicate(self, d: Any, window: set[int], word: str) -> bool:
+        """那你也别乐意 / 周末去爬山了: a word the last exchange says after a negation, a degree
+        adverb or 去 (rules/coreference.yaml ``lone_antecedent`` ``predicate_before``) is a
+        predicate or an activity there, whatever jieba tagged it, not a thing talked about."""
+        if self.lone_predicate is None:
+            return False
+        for ti in d.turns:
+            if ti.turn.index not in window:
+                continue
+            said = ti.turn.content
+            at = said.find(word)
+            while at > 0:
+                if self.lone_predicate.search(said, 0, at):
+                    return True
+                at = said.find(word, at + 1)
+        return False
 
     def _clear_leader(self, d: Any, window: set[int], text: str, margin: float) -> Candidate | None:
         """The best candidate of the last exchange (``window``), of any type, when it scores
@@ -577,7 +680,13 @@ _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
 _TOPICS = frozenset({"topic", "repeated"})
 
 
-_PERSON_PRONOUN = re.compile("[他她]")  # 他请我吃火锅: the person goes on across turns
+_PERSON_PRONOUN = re.compile("[他她]")
+_DEMONSTRATIVE = re.compile("[这那该此]")
+_MEASURES = "一这那个首部本只条款件台辆家位"  # stripped off a phrase before the category test
+_WHO = re.compile("谁|哪位")
+_LATIN = re.compile(
+    r"[A-Za-z][A-Za-z .'-]*"
+)  # yoyo / Miley Cyrus: may name a person  # 这乐器的声音: a phrase pointing elsewhere itself  # 他请我吃火锅: the person goes on across turns
 
 
 def _strong(c: Candidate) -> bool:
