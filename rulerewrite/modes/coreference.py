@@ -127,6 +127,7 @@ class Coreference:
         self.lone_common = int(lone_data.get("common_freq", 0))
         self.lone_not_human = words("not_human_types")
         self.lone_not_types = words("not_types")
+        self.lone_not_pos = frozenset(f"pos:{t}" for t in words("not_pos"))
         self.lone_not_heads = tuple(sorted(words("not_heads")))
         before = str(lone_data.get("predicate_before") or "")
         self.lone_predicate = re.compile(f"(?:{before})$") if before else None
@@ -432,6 +433,7 @@ class Coreference:
         m = best.mention
         if (
             m.etype in self.lone_not_types
+            or m.source in self.lone_not_pos
             or m.head.endswith(self.lone_not_heads)
             or _DEMONSTRATIVE.search(m.text)
             or self._said_as_predicate(d, window, m.text)
