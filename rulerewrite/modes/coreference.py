@@ -25,7 +25,7 @@ from rulerewrite.modes.multiturn import (
     salient,
 )
 from rulerewrite.result import Step
-from rulerewrite.text.builtin_parser import kind_of
+from rulerewrite.text.builtin_parser import kind_of, may_end_name
 
 NAMED = ("person", "place", "org", "product", "code")
 
@@ -131,6 +131,16 @@ class Coreference:
         self.lone_not_heads = tuple(sorted(words("not_heads")))
         before = str(lone_data.get("predicate_before") or "")
         self.lone_predicate = re.compile(f"(?:{before})$") if before else None
+        unseen = lexicon.rule("coreference", "unseen_name")
+        self.unseen_source = unseen.source if unseen is not None else ""
+        self.unseen_max = int(unseen.get("max_len", 3)) if unseen is not None else 3
+        self.unseen_not_doubled = (
+            frozenset("".join(str(unseen.get("not_doubled") or "").split()))
+            if unseen is not None
+            else frozenset()
+        )
+        # single-character surnames (a name opens with one the segmenter left on its own)
+        self.unseen_surnames = frozenset(x for x in self.mt.analyzer.surnames if len(x) == 1)
         who_frame = lexicon.rule("context", "topic_who")
         self.person_frame = who_frame.source if who_frame is not None else None
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
@@ -308,6 +318,11 @@ class Coreference:
             if lone is not None:
                 why = f"{lone.why}; the one thing the last exchange named ({self.lone_source})"
                 return self._replace(state, ref, Candidate(lone.mention, lone.score, why), ref.end)
+        if not good and human and not ref.noun and self.unseen_source and not narrative:
+            name = self._unseen_name(d, window, orig_text, ref)
+            if name is not None:
+                why = f"the one name the last exchange said ({self.unseen_source})"
+                return self._replace(state, ref, Candidate(name, self.min_score, why), ref.end)
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
@@ -437,6 +452,7 @@ class Coreference:
             or m.head.endswith(self.lone_not_heads)
             or _DEMONSTRATIVE.search(m.text)
             or self._said_as_predicate(d, window, m.text)
+            or self._after_surname(d, m)
         ):
             return None
         human = ref.animacy == "human"
@@ -473,6 +489,86 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _unseen_name(self, d: Any, window: set[int], text: str, ref: Ref) -> Mention | None:
+        """The personal name the segmenter does not know that the last exchange said (rules/
+        coreference.yaml ``unseen_name``), when it is the only one there and 他 / 她 has no
+        other antecedent: a surname jieba left on its own and the one or two characters after
+        it, no dictionary word and no function word (刘/振, 朱/一/龙, 周/冬雨), or a doubled
+        character said in both turns of the window (格格 ... 格格也来了). None otherwise."""
+        if self._person_before(text, ref):
+            return None
+        found: dict[str, Mention] = {}
+        said: dict[str, int] = {}
+        for ti in d.turns:
+            toks = [t for t in ti.parse.tokens if t.text.strip()]
+            seen_here: set[str] = set()
+            for i, t in enumerate(toks):
+                name = ""
+                if t.text in self.unseen_surnames:
+                    name = t.text
+                    j = i + 1
+                    while (
+                        j < len(toks)
+                        and toks[j].start == toks[j - 1].end
+                        and len(name) + len(toks[j].text) <= self.unseen_max
+                        and all(may_end_name(c) for c in toks[j].text)
+                    ):
+                        name += toks[j].text
+                        j += 1
+                    if (
+                        len(name) < 2
+                        or self.segmenter.freq(name) > 0
+                        # 易/烊/千/玺: more pieces follow than a name of max_len holds
+                        or (
+                            j < len(toks)
+                            and toks[j].start == toks[j - 1].end
+                            and may_end_name(toks[j].text)
+                        )
+                        # C罗最佳: the surname character ends a Latin word
+                        or (i > 0 and toks[i - 1].end == t.start and toks[i - 1].text.isascii())
+                    ):
+                        continue
+                elif (
+                    len(t.text) == 2
+                    and t.text[0] == t.text[1]
+                    and may_end_name(t.text[0])
+                    and t.text[0] not in self.unseen_not_doubled
+                ):
+                    name = t.text
+                else:
+                    continue
+                if name in text:
+                    continue
+                seen_here.add(name)
+                if ti.turn.index in window and name not in found:
+                    found[name] = new_mention(
+                        name,
+                        name,
+                        "person",
+                        ti.turn.index,
+                        ti.turn.role,
+                        "dep",
+                        t.start,
+                        t.start + len(name),
+                        0,
+                        self.unseen_source,
+                    )
+            for name in seen_here:
+                said[name] = said.get(name, 0) + 1
+        # a doubled character is a name only when the window says it twice
+        names = [m for m in found.values() if m.text[0] != m.text[1] or said.get(m.text, 0) >= 2]
+        return names[0] if len(names) == 1 else None
+
+    def _after_surname(self, d: Any, m: Mention) -> bool:
+        """吴/一帆: the phrase follows a surname the segmenter left on its own, so it is the
+        given name of a person jieba cut, not a thing of its own."""
+        for ti in d.turns:
+            if ti.turn.index == m.turn:
+                return any(
+                    t.end == m.start and t.text in self.unseen_surnames for t in ti.parse.tokens
+                )
+        return False
 
     def _said_as_predicate(self, d: Any, window: set[int], word: str) -> bool:
         """那你也别乐意 / 周末去爬山了: a word the last exchange says after a negation, a degree
