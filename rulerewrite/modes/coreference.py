@@ -139,6 +139,8 @@ class Coreference:
             if unseen is not None
             else frozenset()
         )
+        called = str(unseen.get("called") or "") if unseen is not None else ""
+        self.unseen_called = re.compile(called) if called else None
         # single-character surnames (a name opens with one the segmenter left on its own)
         self.unseen_surnames = frozenset(x for x in self.mt.analyzer.surnames if len(x) == 1)
         who_frame = lexicon.rule("context", "topic_who")
@@ -554,6 +556,24 @@ class Coreference:
                         0,
                         self.unseen_source,
                     )
+            if self.unseen_called is not None and ti.turn.index in window:
+                for fm in self.unseen_called.finditer(ti.turn.content):
+                    name = fm.group("name")
+                    if name in text or name in found or _SPEAKERISH.search(name):
+                        continue
+                    seen_here.add(name)
+                    found[name] = new_mention(
+                        name,
+                        name,
+                        "person",
+                        ti.turn.index,
+                        ti.turn.role,
+                        "dep",
+                        fm.start("name"),
+                        fm.end("name"),
+                        0,
+                        self.unseen_source,
+                    )
             for name in seen_here:
                 said[name] = said.get(name, 0) + 1
         # a doubled character is a name only when the window says it twice
@@ -782,6 +802,7 @@ _PERSON_PRONOUN = re.compile("[他她]")
 _DEMONSTRATIVE = re.compile("[这那该此]")
 _MEASURES = "一这那个首部本只条款件台辆家位"  # stripped off a phrase before the category test
 _WHO = re.compile("谁|哪位")
+_SPEAKERISH = re.compile("[你我他她它您咱这那什啥谁]")  # 叫你 / 叫什么: no name said
 _LATIN = re.compile(
     r"[A-Za-z][A-Za-z .'-]*"
 )  # yoyo / Miley Cyrus: may name a person  # 这乐器的声音: a phrase pointing elsewhere itself  # 他请我吃火锅: the person goes on across turns
