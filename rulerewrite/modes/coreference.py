@@ -538,6 +538,17 @@ class Coreference:
                     and t.text[0] not in self.unseen_not_doubled
                 ):
                     name = t.text
+                elif (
+                    # 瑶/瑶: the segmenter split the doubled character
+                    i + 1 < len(toks)
+                    and toks[i + 1].text == t.text
+                    and toks[i + 1].start == t.end
+                    and may_end_name(t.text)
+                    and t.text not in self.unseen_not_doubled
+                    and (i == 0 or toks[i - 1].text != t.text)
+                    and (i + 2 >= len(toks) or toks[i + 2].text != t.text)
+                ):
+                    name = t.text * 2
                 else:
                     continue
                 if name in text:
