@@ -340,6 +340,14 @@ class ContextAnalyzer:
         )
         # the person words of two or more characters, for phrases jieba cut inside one (男/神)
         self.human_words = tuple(h for h in self.human_heads if len(h) >= 2)
+        owned = lexicon.rule("context", "owned_person")
+        self.owned_person = owned.pattern if owned is not None else None
+        self.owned_not_after: tuple[str, ...] = tuple(
+            str(w) for w in ((owned.get("not_after") or []) if owned is not None else [])
+        )
+        self.owned_not_before: tuple[str, ...] = tuple(
+            str(w) for w in ((owned.get("not_before") or []) if owned is not None else [])
+        )
         addressee = lexicon.rule("context", "addressee")
         self.addressee = addressee.pattern if addressee is not None else None
         self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
@@ -440,6 +448,15 @@ class ContextAnalyzer:
                     dict_spans.append((max(s, cut), en, ent.etype or "other", ent.source))
         out: list[tuple[int, int, str, str, str, str, bool]] = []
         for a, b in noun_phrases(parse):
+            if (
+                b - a >= 2
+                and b < len(toks)
+                and toks[b].text in _ASPECT
+                and self.type_of(toks[b - 2].text, toks[b - 2].pos) in ("human", "person")
+            ):
+                # 女朋友/生气/了, 老师/布置/了: a word jieba tags a noun is the predicate when an
+                # aspect particle follows it; the person before it is the phrase
+                b -= 1
             head = toks[b - 1]
             while a < b - 1 and (toks[a].text in _MEASURE or toks[a].text in _VERB_MEASURE):
                 a += 1  # 个坎 / 些问题 / (讲解)一下金瓶梅: a measure word opens no name
@@ -473,6 +490,18 @@ class ContextAnalyzer:
                 # 听晴天 / 在追火影 / 听七里香 (tagged nr): what is listened to is a work; a name
                 # opening with a surname stays a person (听李开复说)
                 etype = "work"
+            if etype in ("human", "person") and self.owned_person is not None:
+                own = self.owned_person.match(phrase)
+                if (
+                    own is not None
+                    and long_enough(phrase[own.end() :])
+                    and not text[:s].endswith(self.owned_not_after)
+                    and not text.startswith(self.owned_not_before, e)
+                ):
+                    # 我的男朋友 / 我的老师: the person, said without the speaker's possessive
+                    # (as 我老公 is); coreference puts the possessive back as the user said it
+                    s += own.end()
+                    phrase = phrase[own.end() :]
             src = f"pos:{head.pos}"
             prot = False
             for ds, de, dt, dsrc in dict_spans:
@@ -677,6 +706,7 @@ _PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢�
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
 _POSSESSIVE = ("我", "我的")
+_ASPECT = frozenset({"了", "着", "过"})  # after a word, it is the predicate (生气了)
 _CLAUSE_OPEN = frozenset(" ,.!?~，。！？、和跟但可")  # a relative phrase after these opens a clause
 _WORK_MEASURES = frozenset({"一首", "首", "一部", "部", "一本", "本", "一集", "一曲", "一下"})
 _MEASURE = frozenset("个些位只条辆台款件双瓶盒")

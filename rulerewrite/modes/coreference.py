@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from rulerewrite.context import Mention, new_mention
+from rulerewrite.context import Mention, long_enough, new_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
@@ -25,7 +25,7 @@ from rulerewrite.modes.multiturn import (
     salient,
 )
 from rulerewrite.result import Step
-from rulerewrite.text.builtin_parser import kind_of
+from rulerewrite.text.builtin_parser import kind_of, may_end_name
 
 NAMED = ("person", "place", "org", "product", "code")
 
@@ -127,6 +127,40 @@ class Coreference:
             for k in ("strip", "not_title")
         )
         self.segmenter = lexicon.segmenter
+        # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
+        # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
+        lone = lexicon.rule("coreference", "lone_antecedent")
+        lone_data: dict[str, Any] = dict(lone.data) if lone is not None else {}
+
+        def words(key: str) -> frozenset[str]:
+            return frozenset(str(w) for w in (lone_data.get(key) or []))
+
+        self.lone_source = lone.source if lone is not None else ""
+        self.lone_pronouns = words("pronouns")
+        self.lone_margin = float(lone_data.get("margin", 1.0))
+        self.lone_kinds = words("salient")
+        self.lone_statement_kinds = words("statement_salient")
+        self.lone_common = int(lone_data.get("common_freq", 0))
+        self.lone_not_human = words("not_human_types")
+        self.lone_not_types = words("not_types")
+        self.lone_not_pos = frozenset(f"pos:{t}" for t in words("not_pos"))
+        self.lone_not_heads = tuple(sorted(words("not_heads")))
+        before = str(lone_data.get("predicate_before") or "")
+        self.lone_predicate = re.compile(f"(?:{before})$") if before else None
+        unseen = lexicon.rule("coreference", "unseen_name")
+        self.unseen_source = unseen.source if unseen is not None else ""
+        self.unseen_max = int(unseen.get("max_len", 3)) if unseen is not None else 3
+        self.unseen_not_doubled = (
+            frozenset("".join(str(unseen.get("not_doubled") or "").split()))
+            if unseen is not None
+            else frozenset()
+        )
+        called = str(unseen.get("called") or "") if unseen is not None else ""
+        self.unseen_called = re.compile(called) if called else None
+        # single-character surnames (a name opens with one the segmenter left on its own)
+        self.unseen_surnames = frozenset(x for x in self.mt.analyzer.surnames if len(x) == 1)
+        who_frame = lexicon.rule("context", "topic_who")
+        self.person_frame = who_frame.source if who_frame is not None else None
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
         self.pronoun_gender: dict[str, str] = {}
         ends: list[tuple[str, str]] = []
@@ -304,6 +338,16 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
                 )
+        if not good and ref.text in self.lone_pronouns and not ref.noun:
+            lone = self._lone_antecedent(d, window, orig_text, ref)
+            if lone is not None:
+                why = f"{lone.why}; the one thing the last exchange named ({self.lone_source})"
+                return self._replace(state, ref, Candidate(lone.mention, lone.score, why), ref.end)
+        if not good and human and not ref.noun and self.unseen_source and not narrative:
+            name = self._unseen_name(d, window, orig_text, ref)
+            if name is not None:
+                why = f"the one name the last exchange said ({self.unseen_source})"
+                return self._replace(state, ref, Candidate(name, self.min_score, why), ref.end)
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
@@ -491,6 +535,194 @@ class Coreference:
                 self.whole_source,
             )
         return None
+
+    def _lone_antecedent(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
+        """What 他 / 她 / 它 points at when no candidate of its kind is salient (rules/
+        coreference.yaml ``lone_antecedent``): the clear leader of the last exchange, of any
+        tag (a name jieba does not know is tagged a place, a time or a plain noun), when it is
+        salient in one of the ways ``salient`` lists (in a narrative statement: asked about and
+        taken up, ``statement_salient``), is none of ``not_types``, has no head among
+        ``not_heads``, names no demonstrative, agrees with a gendered pronoun and, for 他 / 她,
+        is a name, a person or a word the segmenter rarely sees (``common_freq``): 公司 / 生活
+        are what the chat is about, not whom 他 means. For 他 / 她, the owner of a thing
+        (任然的歌 -> 任然) is who is meant. None otherwise."""
+        if self._person_before(text, ref):
+            return None  # the query names its own person before the pronoun
+        best = self._clear_leader(d, window, text, self.lone_margin)
+        narrative = self.mt.is_statement(text)
+        kinds = self.lone_statement_kinds if narrative else self.lone_kinds
+        if best is None or not salient(best, kinds):
+            return None
+        m = best.mention
+        if (
+            m.etype in self.lone_not_types
+            or m.source in self.lone_not_pos
+            or m.head.endswith(self.lone_not_heads)
+            or _DEMONSTRATIVE.search(m.text)
+            or self._said_as_predicate(d, window, m.text)
+            or self._after_surname(d, m)
+        ):
+            return None
+        human = ref.animacy == "human"
+        if self.mt.is_category(m.text.lstrip(_MEASURES)):
+            return None  # (这)首歌 / 部手机: the kind of thing, no name of one
+        if human:
+            lu = d.last_user()
+            if lu is not None and _WHO.search(lu.turn.content):
+                return None  # 这首歌谁唱的 / 我也不知道 / 他唱得好吗: who is the open question
+            if (m.protected or m.etype in self.lone_not_human) and not _LATIN.fullmatch(m.text):
+                return None  # 他 is no product (iPhone 15); a Latin name may be a person (yoyo)
+        elif m.etype in HUMAN_TYPES and (
+            m.source == self.person_frame
+            or m.text.startswith(self.mt.analyzer.surnames)
+            or self.segmenter.freq(m.text) >= self.lone_common
+        ):
+            # 它 is no person (鲁迅是谁 / 周杰伦 / 作家); a title or a brand jieba tags as a name
+            # (蒲公英 / 比亚迪) may be what it points at
+            return None
+        if human and m.etype not in HUMAN_TYPES and "的" in m.text:
+            owner = m.text.rsplit("的", 1)[0]
+            if not long_enough(owner) or _DEMONSTRATIVE.search(owner):
+                return None
+            m = replace(m, text=owner, head=owner, end=m.start + len(owner))
+        if (
+            human
+            and m.etype not in NAMED
+            and m.etype not in HUMAN_TYPES
+            and not m.protected
+            and self.segmenter.freq(m.text) >= self.lone_common
+        ):
+            return None
+        gender = self.pronoun_gender.get(ref.text)
+        if gender is not None and self.gender_of(m.head) not in (None, gender):
+            return None
+        return Candidate(m, best.score, best.why)
+
+    def _unseen_name(self, d: Any, window: set[int], text: str, ref: Ref) -> Mention | None:
+        """The personal name the segmenter does not know that the last exchange said (rules/
+        coreference.yaml ``unseen_name``), when it is the only one there and 他 / 她 has no
+        other antecedent: a surname jieba left on its own and the one or two characters after
+        it, no dictionary word and no function word (刘/振, 朱/一/龙, 周/冬雨), or a doubled
+        character said in both turns of the window (格格 ... 格格也来了). None otherwise."""
+        if self._person_before(text, ref):
+            return None
+        found: dict[str, Mention] = {}
+        said: dict[str, int] = {}
+        for ti in d.turns:
+            toks = [t for t in ti.parse.tokens if t.text.strip()]
+            seen_here: set[str] = set()
+            for i, t in enumerate(toks):
+                name = ""
+                if t.text in self.unseen_surnames:
+                    name = t.text
+                    j = i + 1
+                    while (
+                        j < len(toks)
+                        and toks[j].start == toks[j - 1].end
+                        and len(name) + len(toks[j].text) <= self.unseen_max
+                        and all(may_end_name(c) for c in toks[j].text)
+                    ):
+                        name += toks[j].text
+                        j += 1
+                    if (
+                        len(name) < 2
+                        or self.segmenter.freq(name) > 0
+                        # 易/烊/千/玺: more pieces follow than a name of max_len holds
+                        or (
+                            j < len(toks)
+                            and toks[j].start == toks[j - 1].end
+                            and may_end_name(toks[j].text)
+                        )
+                        # C罗最佳: the surname character ends a Latin word
+                        or (i > 0 and toks[i - 1].end == t.start and toks[i - 1].text.isascii())
+                    ):
+                        continue
+                elif (
+                    len(t.text) == 2
+                    and t.text[0] == t.text[1]
+                    and may_end_name(t.text[0])
+                    and t.text[0] not in self.unseen_not_doubled
+                ):
+                    name = t.text
+                elif (
+                    # 瑶/瑶: the segmenter split the doubled character
+                    i + 1 < len(toks)
+                    and toks[i + 1].text == t.text
+                    and toks[i + 1].start == t.end
+                    and may_end_name(t.text)
+                    and t.text not in self.unseen_not_doubled
+                    and (i == 0 or toks[i - 1].text != t.text)
+                    and (i + 2 >= len(toks) or toks[i + 2].text != t.text)
+                ):
+                    name = t.text * 2
+                else:
+                    continue
+                if name in text:
+                    continue
+                seen_here.add(name)
+                if ti.turn.index in window and name not in found:
+                    found[name] = new_mention(
+                        name,
+                        name,
+                        "person",
+                        ti.turn.index,
+                        ti.turn.role,
+                        "dep",
+                        t.start,
+                        t.start + len(name),
+                        0,
+                        self.unseen_source,
+                    )
+            if self.unseen_called is not None and ti.turn.index in window:
+                for fm in self.unseen_called.finditer(ti.turn.content):
+                    name = fm.group("name")
+                    if name in text or name in found or _SPEAKERISH.search(name):
+                        continue
+                    seen_here.add(name)
+                    found[name] = new_mention(
+                        name,
+                        name,
+                        "person",
+                        ti.turn.index,
+                        ti.turn.role,
+                        "dep",
+                        fm.start("name"),
+                        fm.end("name"),
+                        0,
+                        self.unseen_source,
+                    )
+            for name in seen_here:
+                said[name] = said.get(name, 0) + 1
+        # a doubled character is a name only when the window says it twice
+        names = [m for m in found.values() if m.text[0] != m.text[1] or said.get(m.text, 0) >= 2]
+        return names[0] if len(names) == 1 else None
+
+    def _after_surname(self, d: Any, m: Mention) -> bool:
+        """吴/一帆: the phrase follows a surname the segmenter left on its own, so it is the
+        given name of a person jieba cut, not a thing of its own."""
+        for ti in d.turns:
+            if ti.turn.index == m.turn:
+                return any(
+                    t.end == m.start and t.text in self.unseen_surnames for t in ti.parse.tokens
+                )
+        return False
+
+    def _said_as_predicate(self, d: Any, window: set[int], word: str) -> bool:
+        """那你也别乐意 / 周末去爬山了: a word the last exchange says after a negation, a degree
+        adverb or 去 (rules/coreference.yaml ``lone_antecedent`` ``predicate_before``) is a
+        predicate or an activity there, whatever jieba tagged it, not a thing talked about."""
+        if self.lone_predicate is None:
+            return False
+        for ti in d.turns:
+            if ti.turn.index not in window:
+                continue
+            said = ti.turn.content
+            at = said.find(word)
+            while at > 0:
+                if self.lone_predicate.search(said, 0, at):
+                    return True
+                at = said.find(word, at + 1)
+        return False
 
     def _clear_leader(self, d: Any, window: set[int], text: str, margin: float) -> Candidate | None:
         """The best candidate of the last exchange (``window``), of any type, when it scores
@@ -683,7 +915,14 @@ _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
 _TOPICS = frozenset({"topic", "repeated"})
 
 
-_PERSON_PRONOUN = re.compile("[他她]")  # 他请我吃火锅: the person goes on across turns
+_PERSON_PRONOUN = re.compile("[他她]")
+_DEMONSTRATIVE = re.compile("[这那该此]")
+_MEASURES = "一这那个首部本只条款件台辆家位"  # stripped off a phrase before the category test
+_WHO = re.compile("谁|哪位")
+_SPEAKERISH = re.compile("[你我他她它您咱这那什啥谁]")  # 叫你 / 叫什么: no name said
+_LATIN = re.compile(
+    r"[A-Za-z][A-Za-z .'-]*"
+)  # yoyo / Miley Cyrus: may name a person  # 这乐器的声音: a phrase pointing elsewhere itself  # 他请我吃火锅: the person goes on across turns
 
 
 def _strong(c: Candidate) -> bool:
