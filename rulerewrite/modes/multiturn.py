@@ -730,7 +730,7 @@ class MultiTurn:
             pools.move_to_end(key)
             return pool
         shared = self.shared_spans(d) if len(turns) > 1 else None
-        mentions = self._widened(d, d.mentions(), {sp.text for sp in shared or ()})
+        mentions, names = self._widened(d, d.mentions())
         echoed: frozenset[str] = _NOTHING
         if shared:
             # a shared stretch that ends a longer phrase of its turn (交响曲 of 命运交响曲: the
@@ -753,7 +753,9 @@ class MultiTurn:
             mentions += [
                 sp
                 for sp in shared
-                if sp.text not in texts and not any(sp.text in e for e in echoed)
+                if sp.text not in texts
+                and not any(sp.text in e for e in echoed)
+                and not any(sp.text in n for n in names)  # 泽香菜 of 花泽香菜: a piece
             ]
         owners = self._owners(mentions)
         if owners:
@@ -763,31 +765,35 @@ class MultiTurn:
         pools.put(key, pool)
         return pool
 
-    def _widened(self, d: Dialogue, mentions: list[Mention], shared: set[str]) -> list[Mention]:
+    def _widened(
+        self, d: Dialogue, mentions: list[Mention]
+    ) -> tuple[list[Mention], frozenset[str]]:
         """Mentions that are a piece of a name the segmenter cut, widened to the whole name
         where their turn says it around them (rules/context.yaml whole_turn_name): a short
         user turn that is nothing but the name (边伯贤 / 麻辣香锅 / 西安科技大学), said again
         whole in another turn of the window (边伯贤可爱吗), so 伯贤 / 香锅 / 西安 are 边伯贤 /
-        麻辣香锅 / 西安科技大学. Not a turn that opens with a verb before the piece (发个红包),
-        nor a name the turns share as one stretch (``shared``: it is a candidate of its own)."""
+        麻辣香锅 / 西安科技大学. Not a turn that opens with a verb taking the rest as its object
+        (发个红包). Also returns the names, whose pieces are no candidates of their own."""
         whole = self.analyzer.whole_turn
         if whole is None or len(d.turns) < 2:
-            return mentions
+            return mentions, _NO_NAMES
         names: set[str] = set()
         for ti in d.turns:
             fm = whole.fullmatch(ti.turn.content) if ti.turn.role == "user" else None
             if fm is None:
                 continue
             name = fm.group("name")
-            if name in shared:
-                continue
             if not any(o.turn.index != ti.turn.index and name in o.turn.content for o in d.turns):
                 continue  # 鹿晗最棒 said once: a name and what is said of it
-            if any(kind_of(t.pos, t.text) == "VERB" for t in ti.parse.tokens[:1]):
-                continue
+            toks = ti.parse.tokens
+            if toks and kind_of(toks[0].pos, toks[0].text) == "VERB" and (
+                toks[0].text in self.wordset("dangling_verbs")
+                or (len(toks) > 1 and kind_of(toks[1].pos, toks[1].text) in ("NUM", "MEASURE"))
+            ):
+                continue  # 发个红包 / 吃火锅: a verb and its object (花泽香菜: 花 is no verb here)
             names.add(name)
         if not names:
-            return mentions
+            return mentions, _NO_NAMES
         said = {ti.turn.index: ti.turn.content for ti in d.turns}
         src = self.analyzer.whole_turn_source
         out = []
@@ -804,7 +810,7 @@ class MultiTurn:
                     m = replace(m, text=n, start=at, end=at + len(n), source=src, etype=etype)
                     break
             out.append(m)
-        return out
+        return out, frozenset(names)
 
     def _surname_name(self, name: str) -> bool:
         """Three or four characters opening with a family name (胡一菲 / 东野圭吾)."""
@@ -1014,6 +1020,7 @@ SHARED = "shared"  # Mention.source of a phrase said in two turns
 
 # ``m`` with another entity type (a name the repetition revealed: 张宝华 tagged nz)
 _retyped = fast_replace(Mention, "etype")
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 def _recency(back: int) -> str:
