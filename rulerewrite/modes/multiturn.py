@@ -786,9 +786,13 @@ class MultiTurn:
             if not any(o.turn.index != ti.turn.index and name in o.turn.content for o in d.turns):
                 continue  # 鹿晗最棒 said once: a name and what is said of it
             toks = ti.parse.tokens
-            if toks and kind_of(toks[0].pos, toks[0].text) == "VERB" and (
-                toks[0].text in self.wordset("dangling_verbs")
-                or (len(toks) > 1 and kind_of(toks[1].pos, toks[1].text) in ("NUM", "MEASURE"))
+            if (
+                toks
+                and kind_of(toks[0].pos, toks[0].text) == "VERB"
+                and (
+                    toks[0].text in self.wordset("dangling_verbs")
+                    or (len(toks) > 1 and kind_of(toks[1].pos, toks[1].text) in ("NUM", "MEASURE"))
+                )
             ):
                 continue  # 发个红包 / 吃火锅: a verb and its object (花泽香菜: 花 is no verb here)
             names.add(name)
