@@ -147,6 +147,18 @@ class Coreference:
         self.lone_not_heads = tuple(sorted(words("not_heads")))
         before = str(lone_data.get("predicate_before") or "")
         self.lone_predicate = re.compile(f"(?:{before})$") if before else None
+        # 男的女的 / 王凯是男的 / 你看过他的电视剧吗: in a narrative statement 他 / 她 take the
+        # one name the last exchange said (rules/coreference.yaml ``statement_person``)
+        sp = lexicon.rule("coreference", "statement_person")
+        self.sp_source = sp.source if sp is not None else ""
+        self.sp_pronouns = (
+            frozenset(str(w) for w in (sp.get("pronouns") or [])) if sp else frozenset()
+        )
+        self.sp_types = frozenset(str(w) for w in (sp.get("types") or [])) if sp else frozenset()
+        self.sp_margin = float(sp.get("margin", 1.0)) if sp is not None else 1.0
+        self.sp_not = frozenset(str(w) for w in (sp.get("not_names") or [])) if sp else frozenset()
+        after = str(sp.get("not_after") or "") if sp is not None else ""
+        self.sp_not_after = re.compile(after) if after else None
         unseen = lexicon.rule("coreference", "unseen_name")
         self.unseen_source = unseen.source if unseen is not None else ""
         self.unseen_max = int(unseen.get("max_len", 3)) if unseen is not None else 3
@@ -357,6 +369,13 @@ class Coreference:
                 why = f"{title.why}; the title the last exchange named ({self.title_source})"
                 return self._replace(
                     state, ref, Candidate(title.mention, title.score, why), ref.noun_end
+                )
+        if not good and narrative and ref.text in self.sp_pronouns and not ref.noun:
+            person = self._statement_person(d, window, cands, orig_text, ref)
+            if person is not None:
+                why = f"{person.why}; the one name the last exchange said ({self.sp_source})"
+                return self._replace(
+                    state, ref, Candidate(person.mention, person.score, why), ref.end
                 )
         if not good and narrative:
             # a narrative statement is read, not searched for its referent: no question back
@@ -597,6 +616,35 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _statement_person(
+        self, d: Any, window: set[int], cands: list[Candidate], text: str, ref: Ref
+    ) -> Candidate | None:
+        """The antecedent of 他 / 她 in a narrative statement (rules/coreference.yaml
+        ``statement_person``): the best candidate of the last exchange when it is a name of
+        one of ``types``, scores ``min_score``, leads every other candidate of the last
+        exchange by ``margin``, is none of ``not_names``, the query names no person of its own
+        before the pronoun and no turn of the exchange says 他 / 她 itself (unless asking who):
+        the pronoun then goes on from an older turn. None otherwise: the statement keeps its
+        pronoun. ``not_after`` (a headless 他的) keeps it too."""
+        if self._person_before(text, ref):
+            return None
+        if self.sp_not_after is not None and self.sp_not_after.match(text, ref.end):
+            return None
+        for ti in d.turns:
+            said = ti.turn.content
+            if ti.turn.index in window and _PERSON_PRONOUN.search(said) and not _WHO.search(said):
+                return None
+        near = [c for c in cands if c.mention.turn in window and c.score >= self.min_score]
+        if (
+            not near
+            or near[0].mention.etype not in self.sp_types
+            or near[0].mention.text in self.sp_not
+        ):
+            return None
+        if len(near) > 1 and near[0].score - near[1].score < self.sp_margin:
+            return None
+        return near[0]
 
     def _unseen_name(self, d: Any, window: set[int], text: str, ref: Ref) -> Mention | None:
         """The personal name the segmenter does not know that the last exchange said (rules/
