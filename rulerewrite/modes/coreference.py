@@ -158,6 +158,10 @@ class Coreference:
         self.sp_margin = float(sp.get("margin", 1.0)) if sp is not None else 1.0
         self.sp_not = frozenset(str(w) for w in (sp.get("not_names") or [])) if sp else frozenset()
         after = str(sp.get("not_after") or "") if sp is not None else ""
+        self.sp_whole = bool(sp.get("whole_reply")) if sp is not None else False
+        self.sp_whole_not_pos = (
+            frozenset(str(w) for w in (sp.get("whole_not_pos") or [])) if sp else frozenset()
+        )
         self.sp_not_after = re.compile(after) if after else None
         unseen = lexicon.rule("coreference", "unseen_name")
         self.unseen_source = unseen.source if unseen is not None else ""
@@ -377,6 +381,16 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(person.mention, person.score, why), ref.end
                 )
+            if (
+                self.sp_whole
+                and not any(c.score >= self.min_score for c in cands)
+                and not self._pronoun_said(d, window)
+            ):
+                # 你说啥 / 马努吉诺比利 / 他是…: a reply that only names someone jieba does not know
+                whole = self._whole_turn(state, orig_text, ref, named=True)
+                if whole is not None:
+                    why = f"a reply that only names them ({self.sp_source})"
+                    return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
         if not good and narrative:
             # a narrative statement is read, not searched for its referent: no question back
             return state.note(
@@ -506,7 +520,7 @@ class Coreference:
         )
 
     def _whole_turn(
-        self, state: State, text: str, ref: Ref, *, framed: bool = True
+        self, state: State, text: str, ref: Ref, *, framed: bool = True, named: bool = False
     ) -> Mention | None:
         """What a bare 这 / 那 in a plain_reference frame points at when a turn of the last
         exchange is nothing but a short phrase (rules/coreference.yaml ``whole_turn``): the
@@ -514,11 +528,14 @@ class Coreference:
         是起风了啊 / 这是首歌). With ``framed`` False (a plain 这个 / 那个 that would be asked
         about, in any frame): only a phrase a noun ends, with no adverb or number in it
         (火腿肠 / 这个我知道是零食吧). None when no turn only names a thing, or the query
-        holds it."""
-        if self.whole_not is None or (framed and not self._in_plain_frame(text, ref)):
+        holds it. With ``named`` (他 / 她 in a statement), only the assistant's reply, in any
+        frame, whatever its words' tags (a name jieba cuts into pieces: 马/努/吉/诺/比利)."""
+        if self.whole_not is None or (framed and not named and not self._in_plain_frame(text, ref)):
             return None
         turns = [t for t in state.history[-2:] if t.content.strip()]
         for turn in reversed(turns):
+            if named and turn.role != "assistant":
+                continue
             said = turn.content.strip().rstrip(self.whole_particles)
             cut = self.whole_open.match(said) if self.whole_open is not None else None
             phrase = said[cut.end() :] if cut is not None else said
@@ -534,6 +551,8 @@ class Coreference:
                 or phrase in text
             ):
                 continue
+            if named and any(t.pos in self.sp_whole_not_pos for t in self.mt.parse(phrase).tokens):
+                continue  # 听听 / 说的再细点儿呗 / 只辅助女警: the reply says something
             if not framed:
                 toks = [t for t in self.mt.parse(phrase).tokens if t.text.strip()]
                 kinds = [kind_of(t.pos, t.text) for t in toks]
@@ -631,10 +650,8 @@ class Coreference:
             return None
         if self.sp_not_after is not None and self.sp_not_after.match(text, ref.end):
             return None
-        for ti in d.turns:
-            said = ti.turn.content
-            if ti.turn.index in window and _PERSON_PRONOUN.search(said) and not _WHO.search(said):
-                return None
+        if self._pronoun_said(d, window):
+            return None
         near = [c for c in cands if c.mention.turn in window and c.score >= self.min_score]
         if (
             not near
@@ -645,6 +662,16 @@ class Coreference:
         if len(near) > 1 and near[0].score - near[1].score < self.sp_margin:
             return None
         return near[0]
+
+    def _pronoun_said(self, d: Any, window: set[int]) -> bool:
+        """A turn of the last exchange says 他 / 她 itself, not asking who: the pronoun of the
+        query goes on from an older turn."""
+        return any(
+            ti.turn.index in window
+            and _PERSON_PRONOUN.search(ti.turn.content)
+            and not _WHO.search(ti.turn.content)
+            for ti in d.turns
+        )
 
     def _unseen_name(self, d: Any, window: set[int], text: str, ref: Ref) -> Mention | None:
         """The personal name the segmenter does not know that the last exchange said (rules/
