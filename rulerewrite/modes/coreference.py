@@ -661,6 +661,11 @@ class Coreference:
             return None
         if len(near) > 1 and near[0].score - near[1].score < self.sp_margin:
             return None
+        m = near[0].mention
+        said = next((ti.turn.content for ti in d.turns if ti.turn.index == m.turn), "")
+        rest = said[m.end : m.end + 2]
+        if rest[:1] and may_end_name(rest[:1]) and not _CJK.match(rest[1:]):
+            return None  # 旗木卡卡/西 at the end of the turn: jieba cut the name short
         return near[0]
 
     def _pronoun_said(self, d: Any, window: set[int]) -> bool:
@@ -994,6 +999,7 @@ _PERSON_PRONOUN = re.compile("[他她]")
 _DEMONSTRATIVE = re.compile("[这那该此]")
 _MEASURES = "一这那个首部本只条款件台辆家位"  # stripped off a phrase before the category test
 _WHO = re.compile("谁|哪位")
+_CJK = re.compile("[\u4e00-\u9fff]")
 _SPEAKERISH = re.compile("[你我他她它您咱这那什啥谁]")  # 叫你 / 叫什么: no name said
 _LATIN = re.compile(
     r"[A-Za-z][A-Za-z .'-]*"
