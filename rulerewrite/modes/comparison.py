@@ -56,6 +56,13 @@ class Comparison:
         self.collective_min = float(coll.get("min_score") or 2.0) if coll else 2.0
         # 父母 / 巨蟹男 / 水瓶座: a class of people both speakers just talked about (people_*)
         self.people_kinds = frozenset(coll.get("people_salient") or ()) if coll else frozenset()
+        # 它们家的鸡翅 / 他们家的多多西西: the shop or company the chat is about (``house``)
+        house = lexicon.rule("comparison", "house")
+        self.house_source = house.source if house is not None else ""
+        self.house_after = str(house.get("after") or "") if house is not None else ""
+        self.house_kinds = frozenset(house.get("salient") or ()) if house else frozenset()
+        self.house_min = float(house.get("min_score") or 2.0) if house else 2.0
+        self.house_not_types = frozenset(house.get("not_types") or ()) if house else frozenset()
         self.people_types = frozenset(coll.get("people_types") or ()) if coll else frozenset()
 
     def applies(self, state: State) -> bool:
@@ -127,6 +134,24 @@ class Comparison:
         ):
             return state  # 那些激光去过唇毛的妞儿们: 那些 determines a new noun phrase, no set
         group = _latest_set(d, animacy=ref.animacy)
+        if (
+            group is None
+            and ref.kind == "pronoun"
+            and self.house_after
+            and text.startswith(self.house_after, ref.end)
+        ):
+            shop = self._house(d, text)
+            if shop is not None:  # 麦当劳好吃吗 / 它们家的鸡翅最棒 -> 麦当劳的鸡翅最棒
+                end = ref.end + len(self.house_after)
+                return resolved(
+                    state,
+                    "comparison",
+                    self.house_source,
+                    text[: ref.start] + shop.mention.text + text[end:],
+                    shop.mention,
+                    slot="referent",
+                    note=f"{ref.text}{self.house_after} -> {shop.mention.text} ({shop.why})",
+                )
         if group is None and ref.kind == "pronoun" and not ref.count and not ref.ordinal:
             one = self._answered_group(state, d, text) or self._collective(d, text, ref.animacy)
             if one is not None:  # 你知道EXO吗 / 他们最火的歌是什么 -> EXO最火的歌是什么
@@ -188,6 +213,24 @@ class Comparison:
         它们 point at (八月十五什么星座 / 狮子座 / 他们特别要面子 -> 狮子座特别要面子)."""
         m = self.mt.answer_mention(state, d, text)
         return new_candidate(m, 10.0, "answer to a question") if m is not None else None
+
+    def _house(self, d: Dialogue, text: str) -> Candidate | None:
+        """The shop, brand or company 他们家 / 它们家 points at (rules/comparison.yaml
+        ``house``): the best candidate of the last exchange, of any tag (jieba tags 麦当劳 a name),
+        salient in one of the ``salient`` ways, scoring ``min_score``, none of ``not_types``
+        (a family's people: 父母 / 同事) and not rivalled. None otherwise."""
+        window = {ti.turn.index for ti in d.turns[-2:]}  # the last exchange only
+        cands = [
+            c
+            for c in self.mt.rank(d, text=text)
+            if c.score >= self.house_min and c.mention.turn in window
+        ]
+        if not cands or ambiguous(cands, d):
+            return None
+        best = cands[0]
+        if not salient(best, self.house_kinds) or best.mention.etype in self.house_not_types:
+            return None
+        return best
 
     def _collective(self, d: Dialogue, text: str, animacy: str | None) -> Candidate | None:
         """The one clearly salient group 他们 / 它们 may point at when no set was said
