@@ -741,41 +741,34 @@ class Coreference:
                     continue
                 seen_here.add(name)
                 if ti.turn.index in window and name not in found:
-                    found[name] = new_mention(
-                        name,
-                        name,
-                        "person",
-                        ti.turn.index,
-                        ti.turn.role,
-                        "dep",
-                        t.start,
-                        t.start + len(name),
-                        0,
-                        self.unseen_source,
-                    )
+                    found[name] = self._unseen(name, ti, t.start)
             if self.unseen_called is not None and ti.turn.index in window:
                 for fm in self.unseen_called.finditer(ti.turn.content):
                     name = fm.group("name")
                     if name in text or name in found or _SPEAKERISH.search(name):
                         continue
                     seen_here.add(name)
-                    found[name] = new_mention(
-                        name,
-                        name,
-                        "person",
-                        ti.turn.index,
-                        ti.turn.role,
-                        "dep",
-                        fm.start("name"),
-                        fm.end("name"),
-                        0,
-                        self.unseen_source,
-                    )
+                    found[name] = self._unseen(name, ti, fm.start("name"))
             for name in seen_here:
                 said[name] = said.get(name, 0) + 1
         # a doubled character is a name only when the window says it twice
         names = [m for m in found.values() if m.text[0] != m.text[1] or said.get(m.text, 0) >= 2]
         return names[0] if len(names) == 1 else None
+
+    def _unseen(self, name: str, ti: Any, start: int) -> Mention:
+        """The mention of an unseen name said at ``start`` of turn ``ti`` (unseen_name)."""
+        return new_mention(
+            name,
+            name,
+            "person",
+            ti.turn.index,
+            ti.turn.role,
+            "dep",
+            start,
+            start + len(name),
+            0,
+            self.unseen_source,
+        )
 
     def _after_surname(self, d: Any, m: Mention) -> bool:
         """吴/一帆: the phrase follows a surname the segmenter left on its own, so it is the
