@@ -334,6 +334,9 @@ class ContextAnalyzer:
         whole = lexicon.rule("context", "whole_turn_name")
         self.whole_turn = whole.pattern if whole is not None else None
         self.whole_turn_source = whole.source if whole is not None else "context"
+        # how many opening characters a later turn may drop and still echo the name (千玺 of
+        # 易烊千玺); 0 when the rule does not say
+        self.whole_turn_tail = int(whole.get("echoed_tail_drop") or 0) if whole is not None else 0
         # a polite opener (劳驾 / 麻烦) is no thing talked about, whatever jieba tags it
         self.non_entity = self.non_entity | frozenset(
             e.text for e in lexicon.entries_of("fw:polite")

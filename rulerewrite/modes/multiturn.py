@@ -783,9 +783,20 @@ class MultiTurn:
             if fm is None:
                 continue
             name = fm.group("name")
-            if not any(o.turn.index != ti.turn.index and name in o.turn.content for o in d.turns):
+            if not any(
+                o.turn.index != ti.turn.index and self._echoes(name, o.turn.content)
+                for o in d.turns
+            ):
                 continue  # 鹿晗最棒 said once: a name and what is said of it
             toks = ti.parse.tokens
+            if not any(o is not ti and name in o.turn.content for o in d.turns) and any(
+                len(t.text) > 1
+                and t.text != name
+                and name.endswith(t.text)
+                and not t.pos.startswith("nr")
+                for t in toks
+            ):
+                continue  # 苗山童心 echoed by 童心: its tail is a word of its own, no given name
             if (
                 toks
                 and kind_of(toks[0].pos, toks[0].text) == "VERB"
@@ -813,8 +824,25 @@ class MultiTurn:
                         etype = "person"  # 胡一菲 read as 胡 + the place 一菲: a person
                     m = replace(m, text=n, start=at, end=at + len(n), source=src, etype=etype)
                     break
+                if m.start == 0 and n.endswith(m.text) and self._echoes(n, m.text):
+                    # 千玺 opening 千玺棒棒哒 after 易烊千玺: the given name is the whole name
+                    m = replace(m, text=n, source=src, etype="person")
+                    break
             out.append(m)
         return out, frozenset(names)
+
+    def _echoes(self, name: str, said: str) -> bool:
+        """Whether another turn says ``name`` again: whole, or a person's name (3 or 4
+        characters opening with a family name) by its given name opening the turn (千玺棒棒哒
+        after 易烊千玺, 伯贤怎么了 after 边伯贤; rules/context.yaml whole_turn_name
+        ``echoed_tail_drop``). Its head alone (鹿晗 of 鹿晗最棒) is no echo: that is a name and
+        what is said of it; nor a tail said inside a phrase (有橙光游戏 after 程光游戏)."""
+        if name in said:
+            return True
+        drop = min(self.analyzer.whole_turn_tail, len(name) - 2)
+        if drop < 1 or not self._surname_name(name):
+            return False
+        return any(said.startswith(name[k:]) for k in range(1, drop + 1))
 
     def _surname_name(self, name: str) -> bool:
         """Three or four characters opening with a family name (胡一菲 / 东野圭吾)."""
