@@ -807,6 +807,18 @@ class MultiTurn:
             ):
                 continue  # 发个红包 / 吃火锅: a verb and its object (花泽香菜: 花 is no verb here)
             names.add(name)
+        # a title a topic frame took whole (你知道你好旧时光吗: 你好 / 旧时光 to jieba), said
+        # whole again in another turn: its pieces there are the title too
+        frames = self.analyzer.topic_sources
+        given = frozenset(names)
+        for m in mentions:
+            if (
+                m.source in frames
+                and len(m.text) >= 3
+                and "的" not in m.text
+                and any(ti.turn.index != m.turn and m.text in ti.turn.content for ti in d.turns)
+            ):
+                names.add(m.text)
         if not names:
             return mentions, _NO_NAMES
         said = {ti.turn.index: ti.turn.content for ti in d.turns}
@@ -816,6 +828,8 @@ class MultiTurn:
             for n in names:
                 if m.text == n or m.text not in n:
                     continue
+                if n not in given and m.etype not in UNKNOWN_TYPES:
+                    continue  # 张学友 in a title with it: a name of its own
                 text = said.get(m.turn, "")
                 at = text.find(n, max(0, m.end - len(n)))
                 if 0 <= at <= m.start and m.end <= at + len(n):
@@ -824,7 +838,7 @@ class MultiTurn:
                         etype = "person"  # 胡一菲 read as 胡 + the place 一菲: a person
                     m = replace(m, text=n, start=at, end=at + len(n), source=src, etype=etype)
                     break
-                if m.start == 0 and n.endswith(m.text) and self._echoes(n, m.text):
+                if n in given and m.start == 0 and n.endswith(m.text) and self._echoes(n, m.text):
                     # 千玺 opening 千玺棒棒哒 after 易烊千玺: the given name is the whole name
                     m = replace(m, text=n, source=src, etype="person")
                     break
@@ -956,12 +970,19 @@ class MultiTurn:
         seen: set[str] = set()
         statics = pool.statics
         relative = self.analyzer.relative_sources
+        whole_said = self.analyzer.title_sources
         for k, m in enumerate(pool.mentions):
             if m.text in seen or m.text in text:
                 continue
-            if not m.protected and _SPEAKER.search(m.text) and m.source not in relative:
+            if (
+                not m.protected
+                and _SPEAKER.search(m.text)
+                and m.source not in relative
+                and m.source not in whole_said
+            ):
                 # 我的计划 / 问我手中的宝剑: about the speakers, not the topic (我喜欢的人 is a
-                # person the user feels for, rules/context.yaml human_relative)
+                # person the user feels for, rules/context.yaml human_relative; 你好旧时光 a
+                # title a topic frame took whole, its 你 inside the word 你好)
                 continue
             if not m.protected and junk is not None and junk.match(m.text):
                 continue  # 78 / so / 一下好像是: a fragment, not a thing (not_antecedent)
