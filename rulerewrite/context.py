@@ -553,7 +553,7 @@ class ContextAnalyzer:
                 or (phrase[-1] in "没不也都还就吗呢了" and at + len(phrase) - 1 not in inside)
                 or (len(phrase) <= 2 and phrase[-1] in "的啊呀")  # 我喜欢是的: a reply
                 # 知道啊很有名 / 知道哈哈: an answer, not a title (哈姆雷特 / 哈利波特 are titles)
-                or phrase[0] in "啊呀哦嗯吧了的呢吗很太"
+                or (phrase[0] in "啊呀哦嗯吧了的呢吗很太" and at not in inside)  # not 了不起的…
                 or phrase.startswith("哈哈")
                 or phrase.startswith(("有人", "没人", "谁"))
                 or phrase.startswith(self.topic_not_first)
