@@ -330,10 +330,16 @@ class ContextAnalyzer:
             if r.pattern is not None and r.get("kind") == "relative":
                 self.relative_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
+        self.topic_sources = frozenset(src for _p, src, _t in self.topic_frames)
         self.relative_sources = frozenset(src for _p, src in self.relative_frames)
         whole = lexicon.rule("context", "whole_turn_name")
         self.whole_turn = whole.pattern if whole is not None else None
         self.whole_turn_source = whole.source if whole is not None else "context"
+        # mentions a topic frame or whole_turn_name took whole: a 你 / 我 inside is part of a word
+        self.title_sources = self.topic_sources | {self.whole_turn_source}
+        # how many opening characters a later turn may drop and still echo the name (千玺 of
+        # 易烊千玺); 0 when the rule does not say
+        self.whole_turn_tail = int(whole.get("echoed_tail_drop") or 0) if whole is not None else 0
         # a polite opener (劳驾 / 麻烦) is no thing talked about, whatever jieba tags it
         self.non_entity = self.non_entity | frozenset(
             e.text for e in lexicon.entries_of("fw:polite")
@@ -530,15 +536,24 @@ class ContextAnalyzer:
             q = _TRAILING_Q.search(phrase)
             if q is not None and q.start() >= 2:
                 phrase = phrase[: q.start()]  # 我喜欢罗胜南怎么办: the topic is 罗胜南
+            at = text.find(phrase, s)
+            # a speaker's pronoun or an adverb as a word of its own, not a character inside
+            # a word of a title (你好旧时光 / 无人生还: 你好 and 生还 are words the phrase holds)
+            inside = {
+                k
+                for t in toks
+                if len(t.text) > 1 and t.pos != "r" and at <= t.start and t.end <= at + len(phrase)
+                for k in range(t.start, t.end)
+            }
             if (
                 len(phrase) < 2
                 or phrase in self.non_entity
                 or _PRONOUNISH.fullmatch(phrase)
-                or _PERSONAL.search(phrase)
-                or phrase[-1] in "没不也都还就吗呢了"
+                or any(at + p.start() not in inside for p in _PERSONAL.finditer(phrase))
+                or (phrase[-1] in "没不也都还就吗呢了" and at + len(phrase) - 1 not in inside)
                 or (len(phrase) <= 2 and phrase[-1] in "的啊呀")  # 我喜欢是的: a reply
                 # 知道啊很有名 / 知道哈哈: an answer, not a title (哈姆雷特 / 哈利波特 are titles)
-                or phrase[0] in "啊呀哦嗯吧了的呢吗很太"
+                or (phrase[0] in "啊呀哦嗯吧了的呢吗很太" and at not in inside)  # not 了不起的…
                 or phrase.startswith("哈哈")
                 or phrase.startswith(("有人", "没人", "谁"))
                 or phrase.startswith(self.topic_not_first)

@@ -783,9 +783,20 @@ class MultiTurn:
             if fm is None:
                 continue
             name = fm.group("name")
-            if not any(o.turn.index != ti.turn.index and name in o.turn.content for o in d.turns):
+            if not any(
+                o.turn.index != ti.turn.index and self._echoes(name, o.turn.content)
+                for o in d.turns
+            ):
                 continue  # 鹿晗最棒 said once: a name and what is said of it
             toks = ti.parse.tokens
+            if not any(o is not ti and name in o.turn.content for o in d.turns) and any(
+                len(t.text) > 1
+                and t.text != name
+                and name.endswith(t.text)
+                and not t.pos.startswith("nr")
+                for t in toks
+            ):
+                continue  # 苗山童心 echoed by 童心: its tail is a word of its own, no given name
             if (
                 toks
                 and kind_of(toks[0].pos, toks[0].text) == "VERB"
@@ -796,6 +807,18 @@ class MultiTurn:
             ):
                 continue  # 发个红包 / 吃火锅: a verb and its object (花泽香菜: 花 is no verb here)
             names.add(name)
+        # a title a topic frame took whole (你知道你好旧时光吗: 你好 / 旧时光 to jieba), said
+        # whole again in another turn: its pieces there are the title too
+        frames = self.analyzer.topic_sources
+        given = frozenset(names)
+        for m in mentions:
+            if (
+                m.source in frames
+                and len(m.text) >= 3
+                and "的" not in m.text
+                and any(ti.turn.index != m.turn and m.text in ti.turn.content for ti in d.turns)
+            ):
+                names.add(m.text)
         if not names:
             return mentions, _NO_NAMES
         said = {ti.turn.index: ti.turn.content for ti in d.turns}
@@ -805,6 +828,8 @@ class MultiTurn:
             for n in names:
                 if m.text == n or m.text not in n:
                     continue
+                if n not in given and m.etype not in UNKNOWN_TYPES:
+                    continue  # 张学友 in a title with it: a name of its own
                 text = said.get(m.turn, "")
                 at = text.find(n, max(0, m.end - len(n)))
                 if 0 <= at <= m.start and m.end <= at + len(n):
@@ -813,8 +838,25 @@ class MultiTurn:
                         etype = "person"  # 胡一菲 read as 胡 + the place 一菲: a person
                     m = replace(m, text=n, start=at, end=at + len(n), source=src, etype=etype)
                     break
+                if n in given and m.start == 0 and n.endswith(m.text) and self._echoes(n, m.text):
+                    # 千玺 opening 千玺棒棒哒 after 易烊千玺: the given name is the whole name
+                    m = replace(m, text=n, source=src, etype="person")
+                    break
             out.append(m)
         return out, frozenset(names)
+
+    def _echoes(self, name: str, said: str) -> bool:
+        """Whether another turn says ``name`` again: whole, or a person's name (3 or 4
+        characters opening with a family name) by its given name opening the turn (千玺棒棒哒
+        after 易烊千玺, 伯贤怎么了 after 边伯贤; rules/context.yaml whole_turn_name
+        ``echoed_tail_drop``). Its head alone (鹿晗 of 鹿晗最棒) is no echo: that is a name and
+        what is said of it; nor a tail said inside a phrase (有橙光游戏 after 程光游戏)."""
+        if name in said:
+            return True
+        drop = min(self.analyzer.whole_turn_tail, len(name) - 2)
+        if drop < 1 or not self._surname_name(name):
+            return False
+        return any(said.startswith(name[k:]) for k in range(1, drop + 1))
 
     def _surname_name(self, name: str) -> bool:
         """Three or four characters opening with a family name (胡一菲 / 东野圭吾)."""
@@ -928,12 +970,19 @@ class MultiTurn:
         seen: set[str] = set()
         statics = pool.statics
         relative = self.analyzer.relative_sources
+        whole_said = self.analyzer.title_sources
         for k, m in enumerate(pool.mentions):
             if m.text in seen or m.text in text:
                 continue
-            if not m.protected and _SPEAKER.search(m.text) and m.source not in relative:
+            if (
+                not m.protected
+                and _SPEAKER.search(m.text)
+                and m.source not in relative
+                and m.source not in whole_said
+            ):
                 # 我的计划 / 问我手中的宝剑: about the speakers, not the topic (我喜欢的人 is a
-                # person the user feels for, rules/context.yaml human_relative)
+                # person the user feels for, rules/context.yaml human_relative; 你好旧时光 a
+                # title a topic frame took whole, its 你 inside the word 你好)
                 continue
             if not m.protected and junk is not None and junk.match(m.text):
                 continue  # 78 / so / 一下好像是: a fragment, not a thing (not_antecedent)
