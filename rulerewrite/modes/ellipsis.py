@@ -242,30 +242,34 @@ class Ellipsis:
 
     def __call__(self, state: State) -> State:
         done = self._complete(state, echo_again=True)
+        text = done.standalone
         if (
-            done.standalone != state.standalone
+            text != state.standalone
             or done.decision == "ask_user"
             or "coreference" in state.modes
+            or not state.history
+            or self.mt.analyzer.is_chitchat(text)
         ):
             return done
-        again = self._said_again(done) or self._work_attribute(done) or self._shown(done)
+        # nothing else completed the query: the fallbacks below, in this order
+        d = self.mt.dialogue(done)
+        exchange = last_exchange(done, d)
+        again = (
+            (self._said_again(done, exchange) if exchange is not None else None)
+            or self._work_attribute(done, d)
+            or (self._shown(done, exchange) if exchange is not None else None)
+        )
         return done if again is None else again
 
-    def _said_again(self, state: State) -> State | None:
+    def _said_again(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The end of the user's own last turn said again, when nothing else completed the
         query (rules/completeness.yaml ``said_again``): the assistant's reply missed the point,
         so the user repeats the part that matters, and the whole turn is what they mean
         (谢志尚帅不帅 / 一般吧 / 帅不帅 -> 谢志尚帅不帅; 教师资格证怎么报名 / … / 怎么报名 ->
         教师资格证怎么报名)."""
         rule = self.said_again_rule
-        if rule is None or rule.pattern is None or not state.history:
-            return None
         text = state.standalone
-        if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
-            return None
-        d = self.mt.dialogue(state)
-        exchange = last_exchange(state, d)
-        if exchange is None:
+        if rule is None or rule.pattern is None or len(text) > self.max_len:
             return None
         told = exchange[0]
         said = rule.pattern.sub("", told.turn.content.strip())
@@ -1041,11 +1045,7 @@ class Ellipsis:
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                if t.text not in verbs and not (
-                    # 爱看 / 想玩 of the last turn and 没看过 / 不玩 of the query: one verb, the
-                    # mood word before it aside (rules/completeness.yaml echo_moods)
-                    len(t.text) == 2 and t.text[0] in self.echo_moods and t.text[1] in verbs
-                ):
+                if not self._same_verb(t.text, verbs):
                     continue
                 np: list[Any] = []
                 if modal:
@@ -1069,24 +1069,10 @@ class Ellipsis:
                     end = _after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
                     return self._echoed(state, ti, new, obj, verb, what)
-                for u in ptoks[k + 1 :]:
-                    if kind_of(u.pos, u.text) in ("NOUN",) or (np and u.text == "的"):
-                        np.append(u)
-                        continue
-                    break
-                while np and np[-1].text == "的":
-                    np.pop()
-                if not np or np[0].text.isdigit():
-                    continue  # 阴转雨夹雪0度到5度: a number's digits are no object of 雨夹雪
-                obj = ti.turn.content[np[0].start : np[-1].end]
-                # the turn's own mention there is the whole name (魔道祖师, not 魔 of 魔/道/祖师)
-                whole = [
-                    m
-                    for m in ti.mentions
-                    if m.start == np[0].start and m.end >= np[-1].end and not self._clause(m)
-                ]
-                if whole:
-                    obj = max(whole, key=lambda m: m.end).text
+                named = self._noun_object(ti, ptoks, k)
+                if named is None:
+                    continue
+                obj = named
                 if obj in parse.text or _PERSONAL.search(obj):
                     return None
                 if _HOW.match(parse.text):
@@ -1099,21 +1085,15 @@ class Ellipsis:
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
 
-    def _shown(self, state: State) -> State | None:
+    def _shown(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """When nothing else completed the query: a request to show one (那你说一句 / 那你弹
         一个我听听 / 唱一首呗, rules/completeness.yaml show_one) takes as its object what the
         user's last turn asked the assistant about (你会英语吗 -> 那你说一句英语) or what that
         verb had in the last exchange (我最近在画熊猫 / 那你画一个我看看 -> 那你画一个熊猫我看看)."""
         rule = self.show_rule
-        if rule is None or rule.pattern is None or not state.history:
-            return None
         text = state.standalone.strip()
-        m = rule.pattern.fullmatch(text)
-        if m is None:
-            return None
-        d = self.mt.dialogue(state)
-        exchange = last_exchange(state, d)
-        if exchange is None:
+        m = rule.pattern.fullmatch(text) if rule is not None and rule.pattern is not None else None
+        if rule is None or m is None:
             return None
         verb = m.group("v")
         obj, src = None, exchange[0]
@@ -1128,18 +1108,10 @@ class Ellipsis:
         for ti in reversed(exchange) if obj is None else ():
             toks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(toks):
-                if t.text != verb and not (
-                    len(t.text) == 2 and t.text[0] in self.echo_moods and t.text[1] == verb
-                ):
-                    continue
-                np = []
-                for u in toks[k + 1 :]:
-                    if kind_of(u.pos, u.text) != "NOUN":
+                if self._same_verb(t.text, {verb}):
+                    obj, src = self._noun_object(ti, toks, k), ti
+                    if obj is not None:
                         break
-                    np.append(u)
-                if np:
-                    obj, src = ti.turn.content[np[0].start : np[-1].end], ti
-                    break
             if obj is not None:
                 break
         if obj is None or obj in text or _PERSONAL.search(obj):
@@ -1158,7 +1130,7 @@ class Ellipsis:
             confidence=0.6,
         )
 
-    def _work_attribute(self, state: State) -> State | None:
+    def _work_attribute(self, state: State, d: Dialogue) -> State | None:
         """When nothing else completed the query: a part of a work said with no work before it
         (作者是谁 / 那你知道主角是谁吗 / 结局怎么样) belongs to the title the last exchange
         talked about (rules/completeness.yaml
@@ -1167,12 +1139,9 @@ class Ellipsis:
         (你知道作者是谁吗 -> 你知道围城的作者是谁吗). The title is a topic frame's or a work's
         name, or one both speakers said; no person, place or time, nothing pointing (这样的漫画)."""
         rule = self.work_rule
-        if rule is None or not self.work_parts or not state.history:
-            return None
-        if state.has("fw:comparison") or self.mt.analyzer.is_chitchat(state.standalone):
+        if rule is None or not self.work_parts or state.has("fw:comparison"):
             return None
         parse = self.mt.parse(state.standalone)
-        d = self.mt.dialogue(state)
         toks = [t for t in parse.tokens if t.text.strip()]
         k = next((i for i, t in enumerate(toks) if t.text in self.work_parts), None)
         if k is None or len(parse.text) > self.work_max:
@@ -1223,6 +1192,36 @@ class Ellipsis:
             note=f"{toks[k].text} of {title.text!r}, the work the last exchange talked about",
             confidence=0.65,
         )
+
+    def _same_verb(self, word: str, verbs: set[str] | frozenset[str]) -> bool:
+        """``word`` of a history turn is one of ``verbs``, or one of them after a mood word
+        jieba joined to it: 爱看 / 想玩 of the last turn and 没看过 / 不玩 of the query are one
+        verb (rules/completeness.yaml echo_moods)."""
+        return word in verbs or (len(word) == 2 and word[0] in self.echo_moods and word[1] in verbs)
+
+    def _noun_object(self, ti: TurnInfo, ptoks: list[Any], k: int) -> str | None:
+        """The noun phrase right after the verb ``ptoks[k]`` of turn ``ti`` (nouns, a 的 inside
+        them), as the turn's own mention there says it whole (魔道祖师, not 魔 of 魔/道/祖师);
+        None when there is none or it opens with a number's digits (阴转雨夹雪0度: no object of
+        雨夹雪)."""
+        np: list[Any] = []
+        for u in ptoks[k + 1 :]:
+            if kind_of(u.pos, u.text) == "NOUN" or (np and u.text == "的"):
+                np.append(u)
+                continue
+            break
+        while np and np[-1].text == "的":
+            np.pop()
+        if not np or np[0].text.isdigit():
+            return None
+        whole = [
+            m
+            for m in ti.mentions
+            if m.start == np[0].start and m.end >= np[-1].end and not self._clause(m)
+        ]
+        if whole:
+            return max(whole, key=lambda m: m.end).text
+        return ti.turn.content[np[0].start : np[-1].end]
 
     def _echoed(
         self, state: State, ti: TurnInfo, new: str, obj: str, verb: str, what: str
