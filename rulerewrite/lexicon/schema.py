@@ -34,6 +34,7 @@ ENTITY_TYPES = frozenset(
         "document",
         "term",
         "service",
+        "work",
         "other",
     ]
 )

@@ -476,8 +476,11 @@ class Ellipsis:
             objs = [c for c in cands if c.mention.gram in ("obj", "dep", "coo")]
             if objs and objs[0].score >= best.score - 1.0:
                 best = objs[0]
-        # 劳驾88VIP: a polite opener the phrase was said with is no part of it
-        filler = self.openers_re.sub("", best.mention.text) or best.mention.text
+        # 劳驾88VIP: a polite opener the phrase was said with is no part of it (a dictionary
+        # entity stands as written: 你好李焕英 is a title, not a greeting)
+        filler = best.mention.text
+        if not best.mention.protected:
+            filler = self.openers_re.sub("", filler) or filler
         if kind == "object":
             # 喜欢吃 + 吃榴莲: the verb the phrase opens with is already there
             for k in range(min(3, len(filler) - 2), 0, -1):
