@@ -537,6 +537,9 @@ class ContextAnalyzer:
             if q is not None and q.start() >= 2:
                 phrase = phrase[: q.start()]  # 我喜欢罗胜南怎么办: the topic is 罗胜南
             at = text.find(phrase, s)
+            first = next((t for t in toks if t.start == at), None)
+            if first is not None and first.text in _MEASURE and len(phrase) > 2:
+                phrase, at = phrase[1:], at + 1  # 我想买个摄影机: a measure word opens no title
             # a speaker's pronoun or an adverb as a word of its own, not a character inside
             # a word of a title (你好旧时光 / 无人生还: 你好 and 生还 are words the phrase holds)
             inside = {
