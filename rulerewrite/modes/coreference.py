@@ -187,6 +187,14 @@ class Coreference:
         not_chars = str(echo_data.get("not_chars") or "")
         self.echo_not = re.compile(not_chars) if not_chars else None
         self.echo_latin = int(echo_data.get("min_latin", 3))
+        animal = lexicon.rule("coreference", "lone_animal")
+        self.animal_source = animal.source if animal is not None else ""
+        self.animal_pronouns = (
+            frozenset(str(w) for w in (animal.get("pronouns") or [])) if animal else frozenset()
+        )
+        self.animals = (
+            frozenset(str(w) for w in (animal.get("animals") or [])) if animal else frozenset()
+        )
         not_after = str(echo_data.get("not_after") or "")
         self.echo_not_after = re.compile(f"(?:{not_after})$") if not_after else None
         who_frame = lexicon.rule("context", "topic_who")
@@ -383,6 +391,11 @@ class Coreference:
             if echo is not None:
                 why = f"said by the user, repeated by the reply ({self.echo_source})"
                 return self._replace(state, ref, Candidate(echo, self.min_score, why), ref.end)
+        if not good and ref.text in self.animal_pronouns and not ref.noun:
+            animal = self._lone_animal(state, d, orig_text)
+            if animal is not None:
+                why = f"the one animal the last exchange named ({self.animal_source})"
+                return self._replace(state, ref, Candidate(animal, self.min_score, why), ref.end)
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
@@ -857,6 +870,38 @@ class Coreference:
             start + len(phrase),
             0,
             self.echo_source,
+        )
+
+    def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
+        """The animal 它 points at when the last exchange names exactly one kind of animal by a
+        one-character word (rules/coreference.yaml ``lone_animal``: 狗 / 狗不吃骨头的 / 那它为什么
+        吃屎 -> 狗), the user's word first; a doubled form (猫猫) is the same animal. None when
+        the query names that animal itself, or the exchange names two."""
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        found: dict[str, tuple[Any, Any]] = {}
+        for ti in exchange:
+            for t in ti.parse.tokens:
+                word = t.text[:1] if len(t.text) == 2 and t.text[0] == t.text[1] else t.text
+                if word in self.animals and word not in found:
+                    found[word] = (ti, t)
+        if len(found) != 1:
+            return None
+        word, (ti, t) = next(iter(found.items()))
+        if word in text:
+            return None
+        return new_mention(
+            word,
+            word,
+            "thing",
+            ti.turn.index,
+            ti.turn.role,
+            "topic",
+            t.start,
+            t.start + len(word),
+            0,
+            self.animal_source,
         )
 
     def _name_like(self, words: list[Any]) -> bool:
