@@ -281,6 +281,7 @@ class ContextAnalyzer:
         self.non_entity: frozenset[str] = frozenset()
         self.named_kinds: list[tuple[re.Pattern[str], str]] = []
         self.work_verbs: frozenset[str] = frozenset()
+        self.manner_words: frozenset[str] = frozenset()  # 怎么 / 如何 (rules/context.yaml)
         # a person frame's X that is a role (网易老板是谁 / 微软之父是谁): not typed a person
         self.role_ends: tuple[str, ...] = ()
         self.kin_one: frozenset[str] = frozenset()  # 哥 of 我哥 (rules/context.yaml owned_kin)
@@ -296,6 +297,8 @@ class ContextAnalyzer:
         for r in lexicon.rules.get("context", ()):
             if r.get("human_heads"):
                 self.human_heads += tuple(r.get("human_heads"))
+            if r.get("manner_words"):
+                self.manner_words |= frozenset(str(w) for w in r.get("manner_words"))
             if r.get("not_human"):
                 self.not_human |= frozenset(str(w) for w in r.get("not_human"))
             if r.get("not_name_ends"):
@@ -466,6 +469,8 @@ class ContextAnalyzer:
             head = toks[b - 1]
             while a < b - 1 and (toks[a].text in _MEASURE or toks[a].text in _VERB_MEASURE):
                 a += 1  # 个坎 / 些问题 / (讲解)一下金瓶梅: a measure word opens no name
+            if b - a >= 2 and a > 0 and toks[a - 1].text in self.manner_words:
+                a += 1  # 怎么评价宋江: after 怎么 / 如何 the first word is the verb (manner_verb)
             if head.pos == "nr" and b - a == 2 and toks[a].text.endswith(self.human_heads):
                 a += 1  # 哥哥张国荣 / 学长李华: a title before a name, the name is who
             a0, b0 = a, b  # the chunker's phrase, before it is widened over a word's pieces

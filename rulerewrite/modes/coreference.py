@@ -175,6 +175,28 @@ class Coreference:
         self.unseen_called = re.compile(called) if called else None
         # single-character surnames (a name opens with one the segmenter left on its own)
         self.unseen_surnames = frozenset(x for x in self.mt.analyzer.surnames if len(x) == 1)
+        # 时崎狂三 / 时崎狂三酱 / 我要她的资料: what the reply repeats of the user's turn
+        # (rules/coreference.yaml ``exchange_echo``)
+        echo = lexicon.rule("coreference", "exchange_echo")
+        echo_data: dict[str, Any] = dict(echo.data) if echo is not None else {}
+        self.echo_source = echo.source if echo is not None else ""
+        self.echo_pronouns = frozenset(str(w) for w in (echo_data.get("pronouns") or []))
+        self.echo_len = (int(echo_data.get("min_len", 2)), int(echo_data.get("max_len", 8)))
+        self.echo_common = int(echo_data.get("common_freq", 1000))
+        self.echo_rare = int(echo_data.get("rare_freq", 5))
+        not_chars = str(echo_data.get("not_chars") or "")
+        self.echo_not = re.compile(not_chars) if not_chars else None
+        self.echo_latin = int(echo_data.get("min_latin", 3))
+        animal = lexicon.rule("coreference", "lone_animal")
+        self.animal_source = animal.source if animal is not None else ""
+        self.animal_pronouns = (
+            frozenset(str(w) for w in (animal.get("pronouns") or [])) if animal else frozenset()
+        )
+        self.animals = (
+            frozenset(str(w) for w in (animal.get("animals") or [])) if animal else frozenset()
+        )
+        not_after = str(echo_data.get("not_after") or "")
+        self.echo_not_after = re.compile(f"(?:{not_after})$") if not_after else None
         who_frame = lexicon.rule("context", "topic_who")
         self.person_frame = who_frame.source if who_frame is not None else None
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
@@ -364,6 +386,16 @@ class Coreference:
             if name is not None:
                 why = f"the one name the last exchange said ({self.unseen_source})"
                 return self._replace(state, ref, Candidate(name, self.min_score, why), ref.end)
+        if not good and ref.text in self.echo_pronouns and not ref.noun:
+            echo = self._exchange_echo(state, d, window, orig_text, ref)
+            if echo is not None:
+                why = f"said by the user, repeated by the reply ({self.echo_source})"
+                return self._replace(state, ref, Candidate(echo, self.min_score, why), ref.end)
+        if not good and ref.text in self.animal_pronouns and not ref.noun:
+            animal = self._lone_animal(state, d, orig_text)
+            if animal is not None:
+                why = f"the one animal the last exchange named ({self.animal_source})"
+                return self._replace(state, ref, Candidate(animal, self.min_score, why), ref.end)
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
@@ -482,6 +514,16 @@ class Coreference:
             )
         if ambiguous(good, d):
             same = ambiguous_with(good, d)
+            echo = (
+                self._exchange_echo(state, d, window, orig_text, ref)
+                if ref.text in self.echo_pronouns and not ref.noun
+                else None
+            )
+            if echo is not None and any(c.mention.text in echo.text for c in same[:2]):
+                # 林丹 / 林丹和李宗伟的比赛 / 他: of two close candidates, the one the user named
+                # and the reply repeated
+                why = f"said by the user, repeated by the reply ({self.echo_source})"
+                return self._replace(state, ref, Candidate(echo, self.min_score, why), ref.end)
             return ask(
                 state,
                 "coreference",
@@ -754,6 +796,134 @@ class Coreference:
         # a doubled character is a name only when the window says it twice
         names = [m for m in found.values() if m.text[0] != m.text[1] or said.get(m.text, 0) >= 2]
         return names[0] if len(names) == 1 else None
+
+    def _exchange_echo(
+        self, state: State, d: Any, window: set[int], text: str, ref: Ref
+    ) -> Mention | None:
+        """What 他 / 她 / 它 with no antecedent points at when the reply repeats a name of the
+        user's last turn that the segmenter made no mention of (rules/coreference.yaml
+        ``exchange_echo``): the longest stretch of whole words of the user's turn the reply
+        says again, when it is the only one of its length and looks like a name (时崎狂三 /
+        时崎狂三酱 -> 时崎狂三). None when the query names a person of its own before the
+        pronoun, says the stretch itself, or the stretch is an ordinary word or phrase."""
+        if self.echo_not is None or self._person_before(text, ref):
+            return None
+        if text.count(ref.text) > 1 and self.mt.is_statement(text):
+            return None  # 我也不认识她不过我室友认识她: a narrative that goes on about 她
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        asked, last = exchange
+        said, reply = asked.turn.content, last.turn.content.lower()
+        low_said = said.lower()
+        if len(low_said) != len(said):
+            return None
+        toks = [t for t in asked.parse.tokens if t.text.strip()]
+        low, high = self.echo_len
+        best: list[tuple[int, int]] = []
+        size = 0
+        for i in range(len(toks)):
+            j = i
+            while (
+                j < len(toks)
+                and (j == i or toks[j].start == toks[j - 1].end)
+                and low_said[toks[i].start : toks[j].end] in reply
+            ):
+                j += 1
+            n = toks[j - 1].end - toks[i].start if j > i else 0
+            if n > size:
+                best, size = [(i, j)], n
+            elif n == size and n:
+                best.append((i, j))
+        phrases = {said[toks[i].start : toks[j - 1].end] for i, j in best}
+        if len(phrases) != 1 or not low <= size <= high:
+            return None
+        i, j = best[0]
+        words, phrase = toks[i:j], phrases.pop()
+        if (
+            phrase in text
+            or self.echo_not.search(phrase)
+            or (phrase.isascii() and len(phrase) < self.echo_latin)
+            or not self._name_like(words)
+        ):
+            return None
+        if self._said_as_predicate(d, window, phrase) or (
+            self.echo_not_after is not None and self.echo_not_after.search(said, 0, words[0].start)
+        ):
+            return None  # 那你也别乐意 / 早上要化妆: a predicate or an activity there
+        gender = self.pronoun_gender.get(ref.text)
+        if gender is not None and self.gender_of(phrase) not in (None, gender):
+            return None
+        start = words[0].start
+        at = reply.find(phrase.lower())
+        theirs = last.turn.content[at : at + len(phrase)]
+        if sum(c.isupper() for c in theirs) > sum(c.isupper() for c in phrase):
+            phrase = theirs  # c罗 / C罗是…: the name as written with its capitals
+        return new_mention(
+            phrase,
+            phrase,
+            "thing",
+            asked.turn.index,
+            asked.turn.role,
+            "topic",
+            start,
+            start + len(phrase),
+            0,
+            self.echo_source,
+        )
+
+    def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
+        """The animal 它 points at when the last exchange names exactly one kind of animal by a
+        one-character word (rules/coreference.yaml ``lone_animal``: 狗 / 狗不吃骨头的 / 那它为什么
+        吃屎 -> 狗), the user's word first; a doubled form (猫猫) is the same animal. None when
+        the query names that animal itself, or the exchange names two."""
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        found: dict[str, tuple[Any, Any]] = {}
+        for ti in exchange:
+            for t in ti.parse.tokens:
+                word = t.text[:1] if len(t.text) == 2 and t.text[0] == t.text[1] else t.text
+                if word in self.animals and word not in found:
+                    found[word] = (ti, t)
+        if len(found) != 1:
+            return None
+        word, (ti, t) = next(iter(found.items()))
+        if word in text:
+            return None
+        return new_mention(
+            word,
+            word,
+            "thing",
+            ti.turn.index,
+            ti.turn.role,
+            "topic",
+            t.start,
+            t.start + len(word),
+            0,
+            self.animal_source,
+        )
+
+    def _name_like(self, words: list[Any]) -> bool:
+        """The words of an echoed stretch look like a name (rules/coreference.yaml
+        ``exchange_echo``): one noun the segmenter rarely sees or one word it almost never
+        sees; or several words, no word of two characters or more other than a noun, not all
+        of them common, the last no direction word."""
+        freq = self.segmenter.freq
+        if len(words) == 1:
+            w = words[0]
+            f = freq(w.text)
+            return f <= self.echo_rare or (
+                kind_of(w.pos, w.text) == "NOUN" and w.pos != "vn" and f < self.echo_common
+            )
+        kinds = [kind_of(w.pos, w.text) for w in words]
+        return (
+            all(
+                k in ("NOUN", "OTHER") for k, w in zip(kinds, words, strict=True) if len(w.text) > 1
+            )
+            and any(freq(w.text) < self.echo_common for w in words)
+            and kinds[-1] != "LOC"
+        )
 
     def _unseen(self, name: str, ti: Any, start: int) -> Mention:
         """The mention of an unseen name said at ``start`` of turn ``ti`` (unseen_name)."""
