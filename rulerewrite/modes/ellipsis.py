@@ -214,6 +214,11 @@ class Ellipsis:
         # tells: its object may take what a question's topic may take
         self.object_kinds = self.salient_kinds | frozenset(self.mt.values.get("salient_object", []))
         self.statement_any_kinds = frozenset(self.mt.values.get("salient_statement_any", []))
+        # a verb left without its object after a reply that names nothing: the thing of the
+        # user's own last turn (quiet_reply in the thresholds)
+        quiet = self.mt.values.get("quiet_reply") or {}
+        self.quiet_min = float(quiet.get("min_score", 0) or 0)
+        self.quiet_not_verbs = tuple(str(v) for v in quiet.get("not_verbs") or ())
         self.show_rule = lexicon.rule("completeness", "show_one")
         self.show_asked = _rule_pattern(self.show_rule, "asked")
         show = self.show_rule
@@ -466,6 +471,7 @@ class Ellipsis:
             (answered is not None and asks and best.mention.turn == answered)
             or named is not None
             or (self._confident(cands, kinds, floor) and not self._left(best, d, parse))
+            or (kind == "object" and self._quiet_reply(cands, d, text[:pos]))
         ):
             return state.note(
                 "ellipsis",
@@ -631,6 +637,34 @@ class Ellipsis:
             # the topic the user asked about and the answer took up is not rivalled by what
             # the answer mentions in passing (财务部 in 由部门经理和财务部审批)
             rivals = [c for c in rivals if _EXCHANGE in c.why or _BY_USER in c.why]
+        return not rivals or best.score - rivals[0].score >= self.margin
+
+    def _quiet_reply(self, cands: list[Any], d: Dialogue, before: str) -> bool:
+        """The assistant's reply names nothing that could fill the gap (会一点点 / 挺好 / 当然),
+        so a verb left without its object (``before`` ends with it) goes on with the user's own
+        last turn: its best phrase, ahead of the turn's others by the margin (你会说德语吗 /
+        会一点点 / 那你教我吧 -> 那你教我德语吧; quiet_reply in the thresholds). Not after a verb
+        of knowing (你怎么知道: what is known is a fact, not a phrase), not a modifier cut from
+        its phrase (各区县 of 各区县人民医院), not the subject of the user's turn unless the turn
+        only judged it (这款耳机太坑 / … / 我不喜欢; not 我昨天学会了包饺子 / … / 你教我吧)."""
+        if not self.quiet_min or len(d.turns) < 2:
+            return False
+        if before.rstrip("了过着").endswith(self.quiet_not_verbs):
+            return False
+        reply, user = d.turns[-1], d.turns[-2]
+        if reply.turn.role == "user" or user.turn.role != "user":
+            return False
+        best = cands[0]
+        m = best.mention
+        if m.turn != user.turn.index or best.score < self.quiet_min or m.gram == "att":
+            return False
+        if m.gram == "subj" and not self._evaluated_lead(best, d):
+            return False  # 我昨天学会了包饺子: a subject only as the thing the user judged
+        if reply.mentions or any(
+            kind_of(t.pos, t.text) in _REPLY_NAMES for t in reply.parse.tokens
+        ):
+            return False  # 我更喜欢南方的冬天: the reply has a thing, a time or a place of its own
+        rivals = [c for c in cands[1:] if c.mention.turn == user.turn.index]
         return not rivals or best.score - rivals[0].score >= self.margin
 
     def _left(self, best: Any, d: Dialogue, parse: Parse) -> bool:
@@ -2037,6 +2071,8 @@ class Ellipsis:
 
 _SLOT_TYPES = NAMED_TYPES | {"time"}
 _PEOPLE = frozenset({"person", "human"})
+# word classes a reply names something with (quiet_reply: a reply holding one is not quiet)
+_REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
 _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
