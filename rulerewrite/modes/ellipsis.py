@@ -230,6 +230,9 @@ class Ellipsis:
             str(w) for w in ((self.work_rule.get("parts") or ()) if self.work_rule else ())
         )
         self.work_max = int((self.work_rule.get("max_query") if self.work_rule else 0) or 16)
+        self.work_inside = frozenset(
+            str(w) for w in ((self.work_rule.get("inside") or ()) if self.work_rule else ())
+        )
         self.said_again_rule = lexicon.rule("completeness", "said_again")
         again = self.said_again_rule
         self.said_again_min = int((again.get("min_len") if again else 0) or 2)
@@ -1171,17 +1174,40 @@ class Ellipsis:
         work_attribute): 你知道明朝那些事儿吗 / … / 作者是谁 -> 明朝那些事儿作者是谁. The title
         goes straight before the part when the query opens with it, with 的 after a verb
         (你知道作者是谁吗 -> 你知道围城的作者是谁吗). The title is a topic frame's or a work's
-        name, or one both speakers said; no person, place or time, nothing pointing (这样的漫画)."""
+        name, or one both speakers said; no person, place or time, nothing pointing (这样的漫画).
+        The inside of a work (``inside``: 你最喜欢里面的谁 -> 你最喜欢琅琊榜里面的谁) takes the
+        title with no 的, unless 里面 is a place (我忘在里面了 / 那里面); a question word before
+        the part stays with it (你什么段位 -> 你星际争霸什么段位)."""
         rule = self.work_rule
         if rule is None or not self.work_parts or state.has("fw:comparison"):
             return None
         parse = self.mt.parse(state.standalone)
         toks = [t for t in parse.tokens if t.text.strip()]
-        k = next((i for i, t in enumerate(toks) if t.text in self.work_parts), None)
+        parts = self.work_parts | self.work_inside
+        k = next((i for i, t in enumerate(toks) if t.text in parts), None)
         if k is None or len(parse.text) > self.work_max:
             return None
         before = toks[:k]
-        if any(kind_of(t.pos, t.text) in ("NOUN", "PRON") and t.text not in "你我" for t in before):
+        inside = toks[k].text in self.work_inside
+        if inside and (
+            k + 1 == len(toks)
+            or (
+                before
+                and (
+                    kind_of(before[-1].pos, before[-1].text) == "PREP"
+                    or before[-1].text[-1] in _INTO
+                    or before[-1].text in ("那", "这")  # 那里面有寿司吗: in there
+                )
+            )
+        ):
+            return None  # 放在里面 / 走进里面: a place, not the inside of a work
+        if any(
+            kind_of(t.pos, t.text) in ("NOUN", "PRON")
+            and t.text not in "你我"
+            and t.text not in self.lead  # 那你喜欢里面的谁: 那 opens the query, it owns nothing
+            and not is_question_word(t.text)  # 你什么段位
+            for t in before
+        ):
             return None  # 火影的结局 / 他的作者: the part has its owner (or coreference decides)
         if before and (before[-1].text == "的" or kind_of(before[-1].pos, before[-1].text) == "DE"):
             return None
@@ -1210,9 +1236,12 @@ class Ellipsis:
             break
         if title is None or title.text in parse.text:
             return None
+        part = toks[k].text
+        while k > 0 and is_question_word(toks[k - 1].text):
+            k -= 1  # 你什么段位 -> 你星际争霸什么段位: the title goes before the question word
         at = toks[k].start
         opens = not any(kind_of(t.pos, t.text) == "VERB" for t in before)
-        glue = "" if opens else "的"
+        glue = "" if opens or inside else "的"
         new = parse.text[:at] + title.text + glue + parse.text[at:]
         return _resolved_from(
             state,
@@ -1223,7 +1252,7 @@ class Ellipsis:
             "att",
             etype=title.etype,
             slot="owner",
-            note=f"{toks[k].text} of {title.text!r}, the work the last exchange talked about",
+            note=f"{part} of {title.text!r}, the work the last exchange talked about",
             confidence=0.65,
         )
 
@@ -2073,6 +2102,8 @@ _SLOT_TYPES = NAMED_TYPES | {"time"}
 _PEOPLE = frozenset({"person", "human"})
 # word classes a reply names something with (quiet_reply: a reply holding one is not quiet)
 _REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
+# what a verb ends with when 里面 after it is a place one goes or puts things into (放在里面)
+_INTO = "在进到去往放"
 _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
