@@ -85,6 +85,7 @@ class Ellipsis:
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
+        self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
@@ -703,6 +704,9 @@ class Ellipsis:
         tell = self.tell_me.match(parse.text) if self.tell_me is not None else None
         if tell is not None:
             return "object", tell.end("v")  # 给我讲讲 / 介绍一下: what to talk about
+        counted = self._counted(parse.text)
+        if counted is not None:
+            return "object", counted.end("m")  # 你送我一个呗: the thing counted
         if any(
             t.pos in self.set_phrase_tags and len(t.text) >= self.set_phrase_len for t in toks
         ) and not is_question(parse):
@@ -1055,6 +1059,9 @@ class Ellipsis:
         """A short query ending with a verb and no object (要怎样才能遇到 / 怎么补) takes the
         object that verb had in the last turn (会遇到好男人 -> 要怎样才能遇到好男人): the
         conversation itself pairs the verb with its object."""
+        counted = self._counted(parse.text)
+        if counted is not None and len(parse.text) <= self.max_len:
+            return self._counted_echo(state, d, parse.text, counted)
         toks = [t for t in parse.tokens if t.text.strip()]
         j = len(toks) - 1
         while j >= 0 and kind_of(toks[j].pos, toks[j].text) in ("PART", "AUX"):
@@ -1120,6 +1127,35 @@ class Ellipsis:
                         end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
+        return None
+
+    def _counted(self, text: str) -> re.Match[str] | None:
+        """The counted_object match ending ``text`` (你送我一个呗), unless a clause before it
+        stands apart (不好吃 换一个: its own gap comes first)."""
+        m = self.counted.search(text) if self.counted is not None else None
+        if m is None or _CLAUSE_BREAK.search(text, 0, m.start("v")):
+            return None
+        return m
+
+    def _counted_echo(
+        self, state: State, d: Dialogue, text: str, counted: re.Match[str]
+    ) -> State | None:
+        """A verb of giving or getting with a count and no noun (你也帮我买一个吧, rules/
+        completeness.yaml counted_object) takes the noun object the same verb had in the last
+        turns (我在网上买耳机 -> 你也帮我买一个耳机吧), after the count."""
+        verb = counted.group("v")
+        for ti in reversed(d.turns[-2:]):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(ptoks):
+                if not self._same_verb(t.text, {verb}):
+                    continue
+                obj = self._noun_object(ti, ptoks, k)
+                if obj is None:
+                    continue
+                if obj in text or _PERSONAL.search(obj):
+                    return None
+                at = counted.end("m")
+                return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
         return None
 
     def _shown(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
@@ -2104,6 +2140,8 @@ _PEOPLE = frozenset({"person", "human"})
 _REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
 # what a verb ends with when 里面 after it is a place one goes or puts things into (放在里面)
 _INTO = "在进到去往放"
+# a break between clauses (不好吃 换一个)
+_CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
