@@ -85,6 +85,7 @@ class Ellipsis:
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
+        self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
@@ -214,6 +215,11 @@ class Ellipsis:
         # tells: its object may take what a question's topic may take
         self.object_kinds = self.salient_kinds | frozenset(self.mt.values.get("salient_object", []))
         self.statement_any_kinds = frozenset(self.mt.values.get("salient_statement_any", []))
+        # a verb left without its object after a reply that names nothing: the thing of the
+        # user's own last turn (quiet_reply in the thresholds)
+        quiet = self.mt.values.get("quiet_reply") or {}
+        self.quiet_min = float(quiet.get("min_score", 0) or 0)
+        self.quiet_not_verbs = tuple(str(v) for v in quiet.get("not_verbs") or ())
         self.show_rule = lexicon.rule("completeness", "show_one")
         self.show_asked = _rule_pattern(self.show_rule, "asked")
         show = self.show_rule
@@ -225,6 +231,9 @@ class Ellipsis:
             str(w) for w in ((self.work_rule.get("parts") or ()) if self.work_rule else ())
         )
         self.work_max = int((self.work_rule.get("max_query") if self.work_rule else 0) or 16)
+        self.work_inside = frozenset(
+            str(w) for w in ((self.work_rule.get("inside") or ()) if self.work_rule else ())
+        )
         self.said_again_rule = lexicon.rule("completeness", "said_again")
         again = self.said_again_rule
         self.said_again_min = int((again.get("min_len") if again else 0) or 2)
@@ -466,6 +475,7 @@ class Ellipsis:
             (answered is not None and asks and best.mention.turn == answered)
             or named is not None
             or (self._confident(cands, kinds, floor) and not self._left(best, d, parse))
+            or (kind == "object" and self._quiet_reply(cands, d, text[:pos]))
         ):
             return state.note(
                 "ellipsis",
@@ -636,6 +646,34 @@ class Ellipsis:
             rivals = [c for c in rivals if _EXCHANGE in c.why or _BY_USER in c.why]
         return not rivals or best.score - rivals[0].score >= self.margin
 
+    def _quiet_reply(self, cands: list[Any], d: Dialogue, before: str) -> bool:
+        """The assistant's reply names nothing that could fill the gap (会一点点 / 挺好 / 当然),
+        so a verb left without its object (``before`` ends with it) goes on with the user's own
+        last turn: its best phrase, ahead of the turn's others by the margin (你会说德语吗 /
+        会一点点 / 那你教我吧 -> 那你教我德语吧; quiet_reply in the thresholds). Not after a verb
+        of knowing (你怎么知道: what is known is a fact, not a phrase), not a modifier cut from
+        its phrase (各区县 of 各区县人民医院), not the subject of the user's turn unless the turn
+        only judged it (这款耳机太坑 / … / 我不喜欢; not 我昨天学会了包饺子 / … / 你教我吧)."""
+        if not self.quiet_min or len(d.turns) < 2:
+            return False
+        if before.rstrip("了过着").endswith(self.quiet_not_verbs):
+            return False
+        reply, user = d.turns[-1], d.turns[-2]
+        if reply.turn.role == "user" or user.turn.role != "user":
+            return False
+        best = cands[0]
+        m = best.mention
+        if m.turn != user.turn.index or best.score < self.quiet_min or m.gram == "att":
+            return False
+        if m.gram == "subj" and not self._evaluated_lead(best, d):
+            return False  # 我昨天学会了包饺子: a subject only as the thing the user judged
+        if reply.mentions or any(
+            kind_of(t.pos, t.text) in _REPLY_NAMES for t in reply.parse.tokens
+        ):
+            return False  # 我更喜欢南方的冬天: the reply has a thing, a time or a place of its own
+        rivals = [c for c in cands[1:] if c.mention.turn == user.turn.index]
+        return not rivals or best.score - rivals[0].score >= self.margin
+
     def _left(self, best: Any, d: Dialogue, parse: Parse) -> bool:
         """The candidate belongs to an exchange the conversation has left (salient_left): it
         comes from the user's previous turn, the assistant's reply did not take it up, and it
@@ -669,6 +707,9 @@ class Ellipsis:
         tell = self.tell_me.match(parse.text) if self.tell_me is not None else None
         if tell is not None:
             return "object", tell.end("v")  # 给我讲讲 / 介绍一下: what to talk about
+        counted = self._counted(parse.text)
+        if counted is not None:
+            return "object", counted.end("m")  # 你送我一个呗: the thing counted
         if any(
             t.pos in self.set_phrase_tags and len(t.text) >= self.set_phrase_len for t in toks
         ) and not is_question(parse):
@@ -1021,6 +1062,9 @@ class Ellipsis:
         """A short query ending with a verb and no object (要怎样才能遇到 / 怎么补) takes the
         object that verb had in the last turn (会遇到好男人 -> 要怎样才能遇到好男人): the
         conversation itself pairs the verb with its object."""
+        counted = self._counted(parse.text)
+        if counted is not None and len(parse.text) <= self.max_len:
+            return self._counted_echo(state, d, parse.text, counted)
         toks = [t for t in parse.tokens if t.text.strip()]
         j = len(toks) - 1
         while j >= 0 and kind_of(toks[j].pos, toks[j].text) in ("PART", "AUX"):
@@ -1088,6 +1132,35 @@ class Ellipsis:
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
 
+    def _counted(self, text: str) -> re.Match[str] | None:
+        """The counted_object match ending ``text`` (你送我一个呗), unless a clause before it
+        stands apart (不好吃 换一个: its own gap comes first)."""
+        m = self.counted.search(text) if self.counted is not None else None
+        if m is None or _CLAUSE_BREAK.search(text, 0, m.start("v")):
+            return None
+        return m
+
+    def _counted_echo(
+        self, state: State, d: Dialogue, text: str, counted: re.Match[str]
+    ) -> State | None:
+        """A verb of giving or getting with a count and no noun (你也帮我买一个吧, rules/
+        completeness.yaml counted_object) takes the noun object the same verb had in the last
+        turns (我在网上买耳机 -> 你也帮我买一个耳机吧), after the count."""
+        verb = counted.group("v")
+        for ti in reversed(d.turns[-2:]):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(ptoks):
+                if not self._same_verb(t.text, {verb}):
+                    continue
+                obj = self._noun_object(ti, ptoks, k)
+                if obj is None:
+                    continue
+                if obj in text or _PERSONAL.search(obj):
+                    return None
+                at = counted.end("m")
+                return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
+        return None
+
     def _shown(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """When nothing else completed the query: a request to show one (那你说一句 / 那你弹
         一个我听听 / 唱一首呗, rules/completeness.yaml show_one) takes as its object what the
@@ -1140,17 +1213,40 @@ class Ellipsis:
         work_attribute): 你知道明朝那些事儿吗 / … / 作者是谁 -> 明朝那些事儿作者是谁. The title
         goes straight before the part when the query opens with it, with 的 after a verb
         (你知道作者是谁吗 -> 你知道围城的作者是谁吗). The title is a topic frame's or a work's
-        name, or one both speakers said; no person, place or time, nothing pointing (这样的漫画)."""
+        name, or one both speakers said; no person, place or time, nothing pointing (这样的漫画).
+        The inside of a work (``inside``: 你最喜欢里面的谁 -> 你最喜欢琅琊榜里面的谁) takes the
+        title with no 的, unless 里面 is a place (我忘在里面了 / 那里面); a question word before
+        the part stays with it (你什么段位 -> 你星际争霸什么段位)."""
         rule = self.work_rule
         if rule is None or not self.work_parts or state.has("fw:comparison"):
             return None
         parse = self.mt.parse(state.standalone)
         toks = [t for t in parse.tokens if t.text.strip()]
-        k = next((i for i, t in enumerate(toks) if t.text in self.work_parts), None)
+        parts = self.work_parts | self.work_inside
+        k = next((i for i, t in enumerate(toks) if t.text in parts), None)
         if k is None or len(parse.text) > self.work_max:
             return None
         before = toks[:k]
-        if any(kind_of(t.pos, t.text) in ("NOUN", "PRON") and t.text not in "你我" for t in before):
+        inside = toks[k].text in self.work_inside
+        if inside and (
+            k + 1 == len(toks)
+            or (
+                before
+                and (
+                    kind_of(before[-1].pos, before[-1].text) == "PREP"
+                    or before[-1].text[-1] in _INTO
+                    or before[-1].text in ("那", "这")  # 那里面有寿司吗: in there
+                )
+            )
+        ):
+            return None  # 放在里面 / 走进里面: a place, not the inside of a work
+        if any(
+            kind_of(t.pos, t.text) in ("NOUN", "PRON")
+            and t.text not in "你我"
+            and t.text not in self.lead  # 那你喜欢里面的谁: 那 opens the query, it owns nothing
+            and not is_question_word(t.text)  # 你什么段位
+            for t in before
+        ):
             return None  # 火影的结局 / 他的作者: the part has its owner (or coreference decides)
         if before and (before[-1].text == "的" or kind_of(before[-1].pos, before[-1].text) == "DE"):
             return None
@@ -1179,9 +1275,12 @@ class Ellipsis:
             break
         if title is None or title.text in parse.text:
             return None
+        part = toks[k].text
+        while k > 0 and is_question_word(toks[k - 1].text):
+            k -= 1  # 你什么段位 -> 你星际争霸什么段位: the title goes before the question word
         at = toks[k].start
         opens = not any(kind_of(t.pos, t.text) == "VERB" for t in before)
-        glue = "" if opens else "的"
+        glue = "" if opens or inside else "的"
         new = parse.text[:at] + title.text + glue + parse.text[at:]
         return _resolved_from(
             state,
@@ -1192,7 +1291,7 @@ class Ellipsis:
             "att",
             etype=title.etype,
             slot="owner",
-            note=f"{toks[k].text} of {title.text!r}, the work the last exchange talked about",
+            note=f"{part} of {title.text!r}, the work the last exchange talked about",
             confidence=0.65,
         )
 
@@ -2040,6 +2139,12 @@ class Ellipsis:
 
 _SLOT_TYPES = NAMED_TYPES | {"time"}
 _PEOPLE = frozenset({"person", "human"})
+# word classes a reply names something with (quiet_reply: a reply holding one is not quiet)
+_REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
+# what a verb ends with when 里面 after it is a place one goes or puts things into (放在里面)
+_INTO = "在进到去往放"
+# a break between clauses (不好吃 换一个)
+_CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
