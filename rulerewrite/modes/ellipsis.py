@@ -189,6 +189,7 @@ class Ellipsis:
         self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
         self.who_rule = lexicon.rule("completeness", "answer_who")
         self.who_question = _rule_pattern(self.who_rule, "question")
+        self.who_question_first = _rule_pattern(self.who_rule, "question_first")
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
@@ -1396,7 +1397,10 @@ class Ellipsis:
         last = _answered(state, d)
         if rule is None or rule.pattern is None or asking is None or last is None:
             return None
-        q = asking.match(last.turn.content.strip().rstrip("?？!！。.~ "))
+        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        q = asking.match(asked)
+        if q is None and self.who_question_first is not None:
+            q = self.who_question_first.match(asked)  # 什么是强悍 / 什么叫小白
         said = text.strip().rstrip("?？!！。.~ ")
         m = rule.pattern.match(said)
         if q is None or m is None or q.group("s") in said or _HAS_QWORD.search(said):
@@ -1406,7 +1410,7 @@ class Ellipsis:
             return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
         np = m.group("np").strip()
         cop = m.group("cop")
-        if q.group("where") and not cop:
+        if q.groupdict().get("where") and not cop:
             return None  # 南开在哪 / 天津: answer_wh's business
         if (
             not cop
