@@ -144,6 +144,7 @@ class Ellipsis:
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
         heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
         self.identity_by = _rule_pattern(self.identity_rule, "by")
+        self.identity_unknown = _rule_pattern(self.identity_rule, "unknown")
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
@@ -1682,7 +1683,11 @@ class Ellipsis:
         elif not (
             m.group("cop") and names_a_thing(np_toks) and m.group("np")[0] not in "啊呀吧嘛哦"
         ) and (
-            not m.group("np").endswith(self.identity_heads)
+            not (
+                m.group("np").endswith(self.identity_heads)
+                # 你知道苏翔吗 / 不知道 / 最帅的男人: after "who is that?" any noun phrase
+                or (self._unknown_reply(state) and names_a_thing(np_toks))
+            )
             or not np_toks
             or kind_of(np_toks[0].pos, np_toks[0].text) == "VERB"
             or any(kind_of(t.pos, t.text) == "PRON" for t in np_toks)
@@ -1699,6 +1704,15 @@ class Ellipsis:
             for mm in user.mentions
             if mm.gram == "topic" and mm.source.startswith("rules/") and mm.text not in text
         ]
+        if not topics and by is None and self._unknown_reply(state):
+            # 你竟然不知道苏翔 / 不知道: the one name the user said is what was not known (not
+            # for a by-line: 迪士尼哈哈 / 不知道 / 香港的 means the one in Hong Kong)
+            named = [
+                mm
+                for mm in user.mentions
+                if mm.etype in NAMED_TYPES and not mm.is_set and mm.text not in text
+            ]
+            topics = [a for a in named if not any(a.text in b.text != a.text for b in named)]
         if len(topics) != 1 or m.group("np") in topics[0].text:
             return None
         topic = topics[0]
@@ -1715,6 +1729,17 @@ class Ellipsis:
             slot="subject",
             note=f"{m.group('np')} says what {name} is",
             confidence=0.7,
+        )
+
+    def _unknown_reply(self, state: State) -> bool:
+        """The assistant's last message says it does not know the topic (不知道 / 不认识 /
+        是谁: answer_identity ``unknown``), so the user's next words may describe it."""
+        last = state.history[-1] if state.history else None
+        return (
+            self.identity_unknown is not None
+            and last is not None
+            and last.role == "assistant"
+            and self.identity_unknown.match(last.content.strip().rstrip("?？!！。.~ ")) is not None
         )
 
     def _attribute_ne(self, state: State, d: Dialogue, x: str) -> State | None:
