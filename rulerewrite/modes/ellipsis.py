@@ -436,6 +436,8 @@ class Ellipsis:
             # 是一个游戏 / 也是歌手啊: what the missing topic is (salient_copula)
             kinds = self.salient_kinds | self.copula_kinds
             floor = self.min_score_question
+        if kind == "subject" and self._judged_again(best, d, text):
+            kinds = kinds | {"lead"}  # 高数好难 / 别怕没那么难 / 真的难: judged again
         if kind == "object":
             kinds = kinds | self.object_kinds
             if self._evaluated_lead(best, d):
@@ -607,17 +609,39 @@ class Ellipsis:
         said = user.turn.content.strip().rstrip("?？!！。.~ ")
         if not said.startswith(m.text):
             return False
-        rest = _JUDGED_END.sub("", said[len(m.text) :])
+        return self._evaluation(said[len(m.text) :]) is not None
+
+    def _evaluation(self, text: str) -> str | None:
+        """The judging word when ``text`` is nothing but an evaluation (adverbs, then an
+        adjective or 好X / 难X, then particles: 超好吃啊 -> 好吃; 真的难 -> 难), else None."""
+        rest = _JUDGED_END.sub("", text.strip().rstrip("?？!！。.~ "))
         toks = [t for t in self.mt.parse(rest).tokens if t.text.strip()] if rest else []
         if not toks:
-            return False
+            return None
         last = toks[-1]
-        return all(
+        if all(
             kind_of(t.pos, t.text) == "ADV" or t.text in _JUDGING_ADVERBS for t in toks[:-1]
         ) and (
             kind_of(last.pos, last.text) == "ADJ"
             or (len(last.text) == 2 and last.text[0] in "好难")
-        )
+        ):
+            return last.text
+        return None
+
+    def _judged_again(self, best: Any, d: Dialogue, text: str) -> bool:
+        """The query judges again, with the same word, what the last user turn opened with and
+        judged (小米粥好吃吗 / 好吃 / 超好吃 -> 小米粥超好吃; 高数好难 / … / 真的难)."""
+        user = next((t for t in reversed(d.turns) if t.turn.role == "user"), None)
+        if user is None or best.mention.turn != user.turn.index:
+            return False
+        said = user.turn.content.strip().rstrip("?？!！。.~ ")
+        if not said.startswith(best.mention.text):
+            return False
+        now = self._evaluation(text)
+        if now is None:
+            return False
+        reply = d.turns[-1].turn.content if d.turns[-1].turn.role == "assistant" else ""
+        return now[-1] in said[len(best.mention.text) :] or now[-1] in reply
 
     def _confident(self, cands: list[Any], kinds: frozenset[str], floor: float) -> bool:
         """Insert only a clearly salient topic (salient in one of ``kinds``: a topic frame, a
