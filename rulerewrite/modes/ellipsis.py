@@ -202,6 +202,7 @@ class Ellipsis:
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
         self.statement_short = int(self.mt.values.get("statement_short", 0))
+        self.judged_reply_max = int(self.mt.values.get("judged_reply_max", 0))
         self.statement_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_statement", [])
         )
@@ -634,13 +635,14 @@ class Ellipsis:
         user = next((t for t in reversed(d.turns) if t.turn.role == "user"), None)
         if user is None or best.mention.turn != user.turn.index:
             return False
-        said = user.turn.content.strip().rstrip("?？!！。.~ ")
-        if not said.startswith(best.mention.text):
-            return False
         now = self._evaluation(text)
         if now is None:
             return False
+        said = user.turn.content.strip().rstrip("?？!！。.~ ")
         reply = d.turns[-1].turn.content if d.turns[-1].turn.role == "assistant" else ""
+        if not said.startswith(best.mention.text):
+            # 追了好几期偶像练习生 / 好看吗 / 好看: the reply asked for this very judgement
+            return len(reply) <= self.judged_reply_max and now in reply
         return now[-1] in said[len(best.mention.text) :] or now[-1] in reply
 
     def _confident(self, cands: list[Any], kinds: frozenset[str], floor: float) -> bool:
