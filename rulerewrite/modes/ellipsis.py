@@ -1739,6 +1739,29 @@ class Ellipsis:
                 if mm.etype in NAMED_TYPES and not mm.is_set and mm.text not in text
             ]
             topics = [a for a in named if not any(a.text in b.text != a.text for b in named)]
+        if not topics and by is None and m.group("np").endswith(self.identity_heads):
+            # 有什么小说好看 / 平凡的世界 / 一本很励志的书: the assistant's bare answer is what
+            # the kind describes
+            answer = self.mt.bare_answer(state, d)
+            said = (
+                self.mt.bare_noun_phrase(answer.turn.content, _ANSWER_NP_KINDS)
+                if answer is not None
+                else None
+            )
+            if answer is not None and said and said not in text and m.group("np") not in said:
+                new = said + ("" if m.group("cop") else "是") + text.strip()
+                return _resolved_from(
+                    state,
+                    rule.source,
+                    new,
+                    said,
+                    answer,
+                    "subj",
+                    etype="thing",
+                    slot="subject",
+                    note=f"{m.group('np')} says what the answer {said} is",
+                    confidence=0.7,
+                )
         if len(topics) != 1 or m.group("np") in topics[0].text:
             return None
         topic = topics[0]
@@ -2110,6 +2133,8 @@ _EVALUATION = re.compile(
 )
 # what may end a turn that judges a thing (好吃不 / 臭吗 / 好看呀) and the words before the
 # judgement that are no adverb to jieba (应该好看 / 太坑)
+# the words a bare noun-phrase answer is made of (平凡的世界 / 狮子座)
+_ANSWER_NP_KINDS = frozenset({"NOUN", "DE", "ADJ"})
 _JUDGED_END = re.compile(r"(?:不|么|吗|呢|啊|呀|的|吧|哈|嘛|哦)+$")
 _JUDGING_ADVERBS = frozenset({"应该", "真的", "好"})
 # what ends a phrase that says what its subject is (好学校啊 / 哪里人呢), the copulas it must
