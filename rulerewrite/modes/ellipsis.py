@@ -145,6 +145,7 @@ class Ellipsis:
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
         heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
         self.identity_by = _rule_pattern(self.identity_rule, "by")
+        self.identity_unknown = _rule_pattern(self.identity_rule, "unknown")
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
@@ -190,6 +191,7 @@ class Ellipsis:
         self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
         self.who_rule = lexicon.rule("completeness", "answer_who")
         self.who_question = _rule_pattern(self.who_rule, "question")
+        self.who_question_first = _rule_pattern(self.who_rule, "question_first")
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
@@ -201,6 +203,7 @@ class Ellipsis:
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
         self.statement_short = int(self.mt.values.get("statement_short", 0))
+        self.judged_reply_max = int(self.mt.values.get("judged_reply_max", 0))
         self.statement_kinds = self.salient_kinds | frozenset(
             self.mt.values.get("salient_statement", [])
         )
@@ -443,6 +446,8 @@ class Ellipsis:
             # 是一个游戏 / 也是歌手啊: what the missing topic is (salient_copula)
             kinds = self.salient_kinds | self.copula_kinds
             floor = self.min_score_question
+        if kind == "subject" and self._judged_again(best, d, text):
+            kinds = kinds | {"lead"}  # 高数好难 / 别怕没那么难 / 真的难: judged again
         if kind == "object":
             kinds = kinds | self.object_kinds
             if self._evaluated_lead(best, d):
@@ -618,17 +623,40 @@ class Ellipsis:
         said = user.turn.content.strip().rstrip("?？!！。.~ ")
         if not said.startswith(m.text):
             return False
-        rest = _JUDGED_END.sub("", said[len(m.text) :])
+        return self._evaluation(said[len(m.text) :]) is not None
+
+    def _evaluation(self, text: str) -> str | None:
+        """The judging word when ``text`` is nothing but an evaluation (adverbs, then an
+        adjective or 好X / 难X, then particles: 超好吃啊 -> 好吃; 真的难 -> 难), else None."""
+        rest = _JUDGED_END.sub("", text.strip().rstrip("?？!！。.~ "))
         toks = [t for t in self.mt.parse(rest).tokens if t.text.strip()] if rest else []
         if not toks:
-            return False
+            return None
         last = toks[-1]
-        return all(
+        if all(
             kind_of(t.pos, t.text) == "ADV" or t.text in _JUDGING_ADVERBS for t in toks[:-1]
         ) and (
             kind_of(last.pos, last.text) == "ADJ"
             or (len(last.text) == 2 and last.text[0] in "好难")
-        )
+        ):
+            return last.text
+        return None
+
+    def _judged_again(self, best: Any, d: Dialogue, text: str) -> bool:
+        """The query judges again, with the same word, what the last user turn opened with and
+        judged (小米粥好吃吗 / 好吃 / 超好吃 -> 小米粥超好吃; 高数好难 / … / 真的难)."""
+        user = next((t for t in reversed(d.turns) if t.turn.role == "user"), None)
+        if user is None or best.mention.turn != user.turn.index:
+            return False
+        now = self._evaluation(text)
+        if now is None:
+            return False
+        said = user.turn.content.strip().rstrip("?？!！。.~ ")
+        reply = d.turns[-1].turn.content if d.turns[-1].turn.role == "assistant" else ""
+        if not said.startswith(best.mention.text):
+            # 追了好几期偶像练习生 / 好看吗 / 好看: the reply asked for this very judgement
+            return len(reply) <= self.judged_reply_max and now in reply
+        return now[-1] in said[len(best.mention.text) :] or now[-1] in reply
 
     def _confident(self, cands: list[Any], kinds: frozenset[str], floor: float) -> bool:
         """Insert only a clearly salient topic (salient in one of ``kinds``: a topic frame, a
@@ -1498,7 +1526,10 @@ class Ellipsis:
         last = _answered(state, d)
         if rule is None or rule.pattern is None or asking is None or last is None:
             return None
-        q = asking.match(last.turn.content.strip().rstrip("?？!！。.~ "))
+        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        q = asking.match(asked)
+        if q is None and self.who_question_first is not None:
+            q = self.who_question_first.match(asked)  # 什么是强悍 / 什么叫小白
         said = text.strip().rstrip("?？!！。.~ ")
         m = rule.pattern.match(said)
         if q is None or m is None or q.group("s") in said or _HAS_QWORD.search(said):
@@ -1508,7 +1539,7 @@ class Ellipsis:
             return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
         np = m.group("np").strip()
         cop = m.group("cop")
-        if q.group("where") and not cop:
+        if q.groupdict().get("where") and not cop:
             return None  # 南开在哪 / 天津: answer_wh's business
         if (
             not cop
@@ -1780,7 +1811,11 @@ class Ellipsis:
         elif not (
             m.group("cop") and names_a_thing(np_toks) and m.group("np")[0] not in "啊呀吧嘛哦"
         ) and (
-            not m.group("np").endswith(self.identity_heads)
+            not (
+                m.group("np").endswith(self.identity_heads)
+                # 你知道苏翔吗 / 不知道 / 最帅的男人: after "who is that?" any noun phrase
+                or (self._unknown_reply(state) and names_a_thing(np_toks))
+            )
             or not np_toks
             or kind_of(np_toks[0].pos, np_toks[0].text) == "VERB"
             or any(kind_of(t.pos, t.text) == "PRON" for t in np_toks)
@@ -1797,6 +1832,38 @@ class Ellipsis:
             for mm in user.mentions
             if mm.gram == "topic" and mm.source.startswith("rules/") and mm.text not in text
         ]
+        if not topics and by is None and self._unknown_reply(state):
+            # 你竟然不知道苏翔 / 不知道: the one name the user said is what was not known (not
+            # for a by-line: 迪士尼哈哈 / 不知道 / 香港的 means the one in Hong Kong)
+            named = [
+                mm
+                for mm in user.mentions
+                if mm.etype in NAMED_TYPES and not mm.is_set and mm.text not in text
+            ]
+            topics = [a for a in named if not any(a.text in b.text != a.text for b in named)]
+        if not topics and by is None and m.group("np").endswith(self.identity_heads):
+            # 有什么小说好看 / 平凡的世界 / 一本很励志的书: the assistant's bare answer is what
+            # the kind describes
+            answer = self.mt.bare_answer(state, d)
+            said = (
+                self.mt.bare_noun_phrase(answer.turn.content, _ANSWER_NP_KINDS)
+                if answer is not None
+                else None
+            )
+            if answer is not None and said and said not in text and m.group("np") not in said:
+                new = said + ("" if m.group("cop") else "是") + text.strip()
+                return _resolved_from(
+                    state,
+                    rule.source,
+                    new,
+                    said,
+                    answer,
+                    "subj",
+                    etype="thing",
+                    slot="subject",
+                    note=f"{m.group('np')} says what the answer {said} is",
+                    confidence=0.7,
+                )
         if len(topics) != 1 or m.group("np") in topics[0].text:
             return None
         topic = topics[0]
@@ -1813,6 +1880,17 @@ class Ellipsis:
             slot="subject",
             note=f"{m.group('np')} says what {name} is",
             confidence=0.7,
+        )
+
+    def _unknown_reply(self, state: State) -> bool:
+        """The assistant's last message says it does not know the topic (不知道 / 不认识 /
+        是谁: answer_identity ``unknown``), so the user's next words may describe it."""
+        last = state.history[-1] if state.history else None
+        return (
+            self.identity_unknown is not None
+            and last is not None
+            and last.role == "assistant"
+            and self.identity_unknown.match(last.content.strip().rstrip("?？!！。.~ ")) is not None
         )
 
     def _attribute_ne(self, state: State, d: Dialogue, x: str) -> State | None:
@@ -2163,6 +2241,8 @@ _EVALUATION = re.compile(
 )
 # what may end a turn that judges a thing (好吃不 / 臭吗 / 好看呀) and the words before the
 # judgement that are no adverb to jieba (应该好看 / 太坑)
+# the words a bare noun-phrase answer is made of (平凡的世界 / 狮子座)
+_ANSWER_NP_KINDS = frozenset({"NOUN", "DE", "ADJ"})
 _JUDGED_END = re.compile(r"(?:不|么|吗|呢|啊|呀|的|吧|哈|嘛|哦)+$")
 _JUDGING_ADVERBS = frozenset({"应该", "真的", "好"})
 # what ends a phrase that says what its subject is (好学校啊 / 哪里人呢), the copulas it must
