@@ -237,6 +237,14 @@ class Ellipsis:
         self.work_inside = frozenset(
             str(w) for w in ((self.work_rule.get("inside") or ()) if self.work_rule else ())
         )
+        self.own_rule = lexicon.rule("completeness", "own_question")
+        own = self.own_rule
+        self.own_negations = tuple(
+            sorted((str(w) for w in ((own.get("negations") or ()) if own else ())), key=len)[::-1]
+        )
+        self.own_asked_pre = _rule_pattern(own, "asked_pre")
+        self.own_asked_end = _rule_pattern(own, "asked_end")
+        self.own_max = int((own.get("max_object") if own else 0) or 10)
         self.said_again_rule = lexicon.rule("completeness", "said_again")
         again = self.said_again_rule
         self.said_again_min = int((again.get("min_len") if again else 0) or 2)
@@ -268,6 +276,7 @@ class Ellipsis:
         exchange = last_exchange(done, d)
         again = (
             (self._said_again(done, exchange) if exchange is not None else None)
+            or (self._own_question(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
         )
@@ -309,6 +318,61 @@ class Ellipsis:
             "statement",
             slot="statement",
             note=f"the end of the user's last turn said again: {said!r}",
+            confidence=0.6,
+        )
+
+    def _own_question(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """The user's own yes/no question of the last exchange answered, or asked again, with
+        its verb alone when nothing else completed the query (rules/completeness.yaml
+        ``own_question``): the assistant's reply left the question open, so what the question
+        had after that verb is the object (你会做饭吗 / 你要教我吗 / 我不会 -> 我不会做饭;
+        会卖萌吗 / 不会 / 到底会不会 -> 到底会不会卖萌)."""
+        rule = self.own_rule
+        text = state.standalone.strip()
+        m = rule.pattern.match(text) if rule is not None and rule.pattern is not None else None
+        if rule is None or m is None or self.own_asked_pre is None or self.own_asked_end is None:
+            return None
+        told = exchange[0]
+        asked = told.turn.content.strip().rstrip("?？!！。.~ ")
+        body = self.own_asked_end.sub("", asked)
+        if body == asked or not body or re.search(r"[,，。;；!！?？]", body):
+            return None  # no yes/no question, or more than one clause
+        v = m.group("v")
+        a_not_a = _A_NOT_A_VERB.fullmatch(v)
+        if a_not_a is not None:
+            verb = a_not_a.group("a") + a_not_a.group("rest")  # 会不会 / 喜不喜欢: 会 / 喜欢
+        else:
+            # 不会 / 没有喝: the verb after its negation; 没有 alone is 有 negated
+            verb = next((v[len(n) :] for n in self.own_negations if v.startswith(n) and v != n), v)
+        obj = None
+        # 我爱穿 after 你穿裙子吗: the verb without the mood word before it
+        moods = len(verb) >= 2 and verb[0] in self.echo_moods
+        for cand in (verb, verb[1:]) if moods else (verb,):
+            i = body.find(cand)
+            if i >= 0 and not _PERSONAL.search(cand) and self.own_asked_pre.match(body[:i]):
+                # 讲个笑话可以吗 / 我不会讲 -> 我不会讲笑话: no aspect nor measure after it
+                obj = re.sub(r"^[了过]?个?", "", body[i + len(cand) :])
+                break
+        if (
+            not obj
+            or len(obj) > self.own_max
+            or obj[0] in "不没了过的是"
+            or _PERSONAL.search(obj)
+            or _HAS_QWORD.search(obj)
+            or obj in text
+        ):
+            return None
+        at = m.end("asp") if m.group("asp") else m.end("v")
+        return _resolved_from(
+            state,
+            rule.source,
+            text[:at] + obj + text[at:],
+            obj,
+            told,
+            "obj",
+            etype="thing",
+            slot="object",
+            note=f"{verb} answers the user's own question {asked!r}: its object {obj!r}",
             confidence=0.6,
         )
 
@@ -2258,6 +2322,8 @@ _SEEMS = frozenset({"看着", "看起来", "吃起来", "听起来", "闻起来"
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
+# a whole A-not-A verb (会不会 / 有没有 / 喜不喜欢): the verb is `a` and the `rest`
+_A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
 _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
 _MEASURES = frozenset("岁点号个月天年次斤块周")  # what a bare number answer to 几 / 多少 counts
