@@ -171,3 +171,29 @@ def test_dictionary_variants_that_ask_are_no_segmenter_words(rewriter) -> None: 
     # phrase with a question word, and 荔枝 was no antecedent
     assert any(e.text == "怎么吃" for e in rewriter.lexicon.entries)
     assert rewriter.lexicon.segmenter.cut("荔枝怎么吃") == ("荔枝", "怎么", "吃")
+
+
+def test_drop_removes_a_word_as_jieba_del_word_does() -> None:
+    jieba.setLogLevel(logging.WARNING)
+    tok = jieba.Tokenizer()
+    tok.initialize()
+    tok.del_word("霍金的")
+    pos = jieba.posseg.POSTokenizer(tok)
+    plain = Segmenter()
+    ours = Segmenter(drop=["霍金的", "不存在的词语", "的"])
+    assert plain.cut("你怎么看霍金的预言") != ours.cut("你怎么看霍金的预言")
+    for t in ("你怎么看霍金的预言", "霍金的书", "霍金", "斯蒂芬霍金的时间简史"):
+        assert ours.cut(t) == tuple(tok.lcut(t, HMM=False)), t
+        assert ours.pos(t) == tuple((p.word, p.flag) for p in pos.lcut(t, HMM=False)), t
+    assert ours.freq("霍金的") == 0
+    assert ours.freq("的") == plain.freq("的")  # a single character is never dropped
+
+
+def test_bundled_drop_words_are_jieba_dictionary_words(rewriter) -> None:  # type: ignore[no-untyped-def]
+    rule = rewriter.lexicon.rule("segment", "drop")
+    assert rule is not None
+    plain = Segmenter()
+    for word in rule.get("words"):
+        assert plain.freq(word) > 0, word  # a word the dictionary lacks would be a no-op
+        assert rewriter.lexicon.segmenter.freq(word) == 0, word
+        assert word not in rewriter.lexicon.segmenter.cut(word + "说")

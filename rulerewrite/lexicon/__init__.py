@@ -312,6 +312,7 @@ class Lexicon:
         seg = self.__dict__.get("_segmenter")
         if seg is None:
             retag = self.rule("segment", "retag")
+            drop = self.rule("segment", "drop")
             seg = Segmenter(
                 (
                     (e.text, _POS_OF.get(e.etype or "", "nz"))
@@ -321,6 +322,7 @@ class Lexicon:
                 retag=((str(w), str(t)) for w, t in (retag.get("tags") or {}).items())
                 if retag is not None
                 else (),
+                drop=(str(w) for w in ((drop.get("words") or ()) if drop is not None else ())),
             )
             self.__dict__["_segmenter"] = seg
         return seg

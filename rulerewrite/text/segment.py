@@ -56,6 +56,8 @@ class Segmenter:
     ``words``: ``(term, tag)`` pairs added to jieba's dictionary (an empty tag keeps the word's
     jieba tag). ``retag``: ``(word, tag)`` pairs that give a word of jieba's dictionary another
     tag and nothing else (帅 is tagged nr there; a word the dictionary lacks is left alone).
+    ``drop``: words of jieba's dictionary that are no words (霍金的, a name and 的), removed as
+    ``jieba.del_word`` removes them (frequency 0: never a word of the route; the total stays).
     Built lazily on the first ``cut`` / ``pos``; results are memoised per text.
     """
 
@@ -64,11 +66,13 @@ class Segmenter:
         words: Iterable[tuple[str, str]] = (),
         *,
         retag: Iterable[tuple[str, str]] = (),
+        drop: Iterable[str] = (),
         cache_size: int = 4096,
         cache_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         self._words = list(words)
         self._retag = list(retag)
+        self._drop = [w for w in drop if len(w) > 1]
         self._cache_dir = cache_dir
         self._freq: dict[str, int] | None = None
         self._tags: list[str] = []
@@ -108,6 +112,9 @@ class Segmenter:
             if old is not None:
                 ti = _tag_index(tag, tag_of, tags, f"[RR530] too many POS tags ({tag!r})")
                 freq[w] = (old & ~mask) | ti
+        for w in self._drop:
+            if w in freq:
+                freq[w] = 0  # jieba's del_word: frequency 0, so the route never takes it
         self._tags = tags
         self._maxlen = maxlen
         self._logtotal = log(total)
