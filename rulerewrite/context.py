@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -143,6 +143,11 @@ _mention_at_turn = fast_replace(Mention, "turn")
 # the types that say nothing about what a phrase names (a noun chunk, an unknown word): a
 # verb of enjoying a work may make a title of one, 他/她 may take one only at a penalty
 UNKNOWN_TYPES = frozenset({"thing", "other"})
+# 是 after a phrase, then the phrase it is said to be (新垣结衣是我老婆: 我 is no part of 老婆)
+_COPULA_TO = re.compile(r"(?:就|也|真|可|都)?是(?:我|你|他|她|我们|你们)?(?:的)?")
+# what may follow the person a phrase is said to be (新垣结衣是我老婆呀), not a verb (数学是英语
+# 老师教的: the subject is what the teacher taught)
+_CLAUSE_END = re.compile(r"[啊呀呢吧哦哈嘛啦了喔~。！!？?，,\s]*$|[。！!？?，,\s]")
 
 
 def _after_addressee(
@@ -646,6 +651,8 @@ class ContextAnalyzer:
             mentions.append(
                 new_mention(phrase, hd, etype, turn.index, turn.role, gram, s, e, k, src, (), prot)
             )
+        if len(mentions) > 1:
+            mentions = self._copula_people(text, mentions)
         if frame_set is not None:
             (sa, sb), fsrc = frame_set[0], frame_set[1]
             ma = next((m for m in mentions if (m.start, m.end) == sa), None)
@@ -671,6 +678,25 @@ class ContextAnalyzer:
                 ]
                 return [both, *rest]
         return _with_sets(mentions, parse)
+
+    def _copula_people(self, text: str, mentions: list[Mention]) -> list[Mention]:
+        """新垣结衣是我老婆 / 小周是我同学: an untyped phrase said to be a person (the phrase
+        after its 是 is typed human) is a person too, so 他 / 她 can take its name."""
+        out = mentions
+        for k, m in enumerate(mentions):
+            if m.etype not in UNKNOWN_TYPES or m.protected:
+                continue
+            cop = _COPULA_TO.match(text, m.end)
+            if cop is None:
+                continue
+            if any(
+                o.start == cop.end() and o.etype == "human" and _CLAUSE_END.match(text, o.end)
+                for o in mentions
+            ):
+                if out is mentions:
+                    out = list(mentions)
+                out[k] = replace(m, etype="person")
+        return out
 
     def looks_foreign(self, word: str) -> bool:
         """莎士比亚 / 拿破仑: a transliterated foreign name (rules/context.yaml transliteration),
