@@ -569,6 +569,8 @@ class ContextAnalyzer:
                 or (phrase[0] in "啊呀哦嗯吧了的呢吗很太" and at not in inside)  # not 了不起的…
                 or phrase.startswith("哈哈")
                 or phrase.startswith(("有人", "没人", "谁"))
+                # 你喜欢吃啥 / 你最喜欢哪一本: ends asking, no topic (钢铁是怎样炼成的 is one)
+                or _QWORD_END.search(phrase) is not None
                 or phrase.startswith(self.topic_not_first)
                 or any(w in phrase for w in self.topic_not_inside)
                 or phrase.endswith(self.topic_not_last)
@@ -763,6 +765,9 @@ _MEASURE = frozenset("个些位只条辆台款件双瓶盒")
 _VERB_MEASURE = frozenset({"一下", "一下子", "一次", "一遍", "一趟", "一番"})
 _TRAILING_Q = re.compile(r"(?:怎么办|怎么样|咋办|咋整|好不好|行不行|对不对|对吧|是吧)$")
 _QWORD = re.compile(r"多少|什么|哪|谁|几|啥|怎")
+_QWORD_END = re.compile(
+    r"(?:多少|什么|谁|啥子?|哪(?:一?[个本部首种支家位款]|里|儿)?|几个?)[的了]?$"
+)
 _PRONOUNISH = re.compile(r"[你我他她它您咱]们?|这个|那个|这|那|什么|啥|谁")
 
 

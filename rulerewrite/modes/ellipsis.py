@@ -85,6 +85,7 @@ class Ellipsis:
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
+        self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
@@ -799,6 +800,11 @@ class Ellipsis:
         tell = self.tell_me.match(parse.text) if self.tell_me is not None else None
         if tell is not None:
             return "object", tell.end("v")  # 给我讲讲 / 介绍一下: what to talk about
+        kind = self.kind_de.search(parse.text) if self.kind_de is not None else None
+        if kind is not None and not any(
+            kind_of(t.pos, t.text) == "NOUN" for t in toks if t.end <= kind.start()
+        ):
+            return "object", kind.end("de")  # 什么牌子的 -> 什么牌子的雪糕: the thing asked about
         counted = self._counted(parse.text)
         if counted is not None:
             return "object", counted.end("m")  # 你送我一个呗: the thing counted
