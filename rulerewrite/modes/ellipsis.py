@@ -45,6 +45,8 @@ _FINAL_PARTICLES = frozenset("吗么嘛呢啊呀吧哦啦哈呗")
 # jieba may tag otherwise (超喜欢); not 好 (好抽 / 好吃 is an evaluation) nor how (怎么修:
 # the thing goes first, as the topic)
 _HOW_DEGREE = frozenset({"真", "太", "超", "挺", "很", "最"})
+# question words that ask which one of a thing (啥壁纸 / 哪个网页 / 谁的脚丫子 / 哪里的桔子)
+_WHICH_OF = frozenset({"什么", "啥", "哪个", "哪种", "哪款", "哪家", "谁", "哪里", "哪儿"})
 # potential complements that end a verb phrase before its object (找不到 / 做不了 / 买得起)
 _POTENTIAL = frozenset({"不到", "得到", "不了", "得了", "不起", "得起", "不动", "不完", "不懂"})
 # who receives after a verb of giving (给我 / 教你)
@@ -1492,6 +1494,20 @@ class Ellipsis:
         if self.wh_end is not None:
             asked = self.wh_end.sub("", asked).rstrip("呢啊呀吖哦嘛")
         said = text.strip().rstrip("?？!！。.~ ")
+        modifier = self._modifier_answer(wh.pattern, asked, said)
+        if modifier is not None:
+            filled, q = modifier
+            return _resolved_from(
+                state,
+                wh.source,
+                filled,
+                asked,
+                last,
+                "statement",
+                slot="question",
+                note=f"answer to {asked!r}: a kind of what {q} asks about",
+                confidence=0.7,
+            )
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
         if (
             not 1 <= len(core) - core.startswith("在") <= int(wh.get("max_answer") or 4)
@@ -1545,6 +1561,27 @@ class Ellipsis:
             note=f"answer to {asked!r}: {core} for {m.group(0)}",
             confidence=0.7,
         )
+
+    def _modifier_answer(
+        self, pattern: re.Pattern[str], asked: str, said: str
+    ) -> tuple[str, str] | None:
+        """(the filled answer, the question word) when the reply is a phrase ending in 的 that
+        says which one of the thing the assistant's question names right after its question
+        word (啥壁纸啊 / 动漫的 -> 动漫的壁纸; 谁的脚丫子 / 我女朋友的 -> 我女朋友的脚丫子; 哪个网页
+        / 你刚发的 -> 你刚发的网页): the thing goes after the 的. The question is nothing but the
+        question word and the thing (rules/completeness.yaml answer_wh modifier_max)."""
+        body = said.rstrip("啊呀哦吧哈呢吖嘛呗")
+        limit = int((self.wh_rule.get("modifier_max") if self.wh_rule else 0) or 0)
+        if not body.endswith("的") or not 2 <= len(body) <= limit or pattern.search(body):
+            return None
+        m = pattern.match(asked)
+        if m is None or m.group(0) not in _WHICH_OF:
+            return None
+        thing = asked[m.end() :].removeprefix("的")
+        toks = self.mt.parse(thing).tokens if thing else ()
+        if not toks or any(kind_of(t.pos, t.text) != "NOUN" for t in toks):
+            return None  # 啥样的 / 哪一篇: no thing named, or more than a noun after it
+        return body + thing + said[len(body) :], m.group(0)
 
     def _weather(self, state: State, d: Dialogue, text: str) -> State | None:
         """A turn about the weather, naming no place, right after the assistant's weather report
