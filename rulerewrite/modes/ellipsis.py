@@ -561,7 +561,7 @@ class Ellipsis:
         # 劳驾88VIP: a polite opener the phrase was said with is no part of it (a dictionary
         # entity stands as written: 你好李焕英 is a title, not a greeting)
         filler = best.mention.text
-        if not best.mention.protected:
+        if not self._whole_entity(filler):
             filler = self.openers_re.sub("", filler) or filler
         if kind == "object":
             # 喜欢吃 + 吃榴莲: the verb the phrase opens with is already there
@@ -1560,6 +1560,19 @@ class Ellipsis:
             slot="question",
             note=f"answer to {asked!r}: {core} for {m.group(0)}",
             confidence=0.7,
+        )
+
+    def _whole_entity(self, text: str) -> bool:
+        """``text`` is, as a whole, one dictionary entity (你好李焕英), not a phrase holding one
+        (劳驾88VIP)."""
+        lexicon = self.mt.lexicon
+        norm = lexicon.normalizer(text)
+        hits = lexicon.match(norm)
+        return (
+            len(hits) == 1
+            and hits[0].start == 0
+            and hits[0].end == len(norm.text)
+            and hits[0].first("entity") is not None
         )
 
     def _modifier_answer(
