@@ -194,7 +194,13 @@ class Ellipsis:
         self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
         self.who_rule = lexicon.rule("completeness", "answer_who")
         self.who_question = _rule_pattern(self.who_rule, "question")
-        self.who_question_first = _rule_pattern(self.who_rule, "question_first")
+        # the question forms, in order: X和你啥关系, 你和X啥关系 (before X是什么关系 reads
+        # 你和X as the subject), X是谁, 什么是X
+        self.who_questions = tuple(
+            p
+            for key in ("relation", "relation_you_first", "question", "question_first")
+            if (p := _rule_pattern(self.who_rule, key)) is not None
+        )
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
@@ -1647,9 +1653,7 @@ class Ellipsis:
         if rule is None or rule.pattern is None or asking is None or last is None:
             return None
         asked = last.turn.content.strip().rstrip("?？!！。.~ ")
-        q = asking.match(asked)
-        if q is None and self.who_question_first is not None:
-            q = self.who_question_first.match(asked)  # 什么是强悍 / 什么叫小白
+        q = next((mq for p in self.who_questions if (mq := p.match(asked)) is not None), None)
         said = text.strip().rstrip("?？!！。.~ ")
         m = rule.pattern.match(said)
         if q is None or m is None or q.group("s") in said or _HAS_QWORD.search(said):
