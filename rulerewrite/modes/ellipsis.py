@@ -254,6 +254,7 @@ class Ellipsis:
         self.own_asked_pre = _rule_pattern(own, "asked_pre")
         self.own_asked_end = _rule_pattern(own, "asked_end")
         self.own_max = int((own.get("max_object") if own else 0) or 10)
+        self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         self.said_again_rule = lexicon.rule("completeness", "said_again")
         again = self.said_again_rule
         self.said_again_min = int((again.get("min_len") if again else 0) or 2)
@@ -287,6 +288,7 @@ class Ellipsis:
             (self._said_again(done, exchange) if exchange is not None else None)
             or (self._own_question(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
+            or self._said_kind(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
         )
         return done if again is None else again
@@ -1399,6 +1401,47 @@ class Ellipsis:
             slot="owner",
             note=f"{part} of {title.text!r}, the work the last exchange talked about",
             confidence=0.65,
+        )
+
+    def _said_kind(self, state: State, d: Dialogue) -> State | None:
+        """When nothing else completed the query: what was said is a book, a song, a show… with
+        no name (rules/completeness.yaml said_kind: 我说的是书 / 你说的是漫画啊) takes the name
+        the speaker's last turn said, its topic frame or the whole turn, after 说的 (你读过呐喊吗
+        / 那部电影拍得不错 / 我说的是书 -> 我说的呐喊是书); 我 is the user, 你 the assistant."""
+        rule = self.said_kind_rule
+        if rule is None or rule.pattern is None or len(d.turns) < 2:
+            return None
+        text = state.standalone
+        m = rule.pattern.match(text)
+        if m is None:
+            return None
+        role = "user" if m.group("who") == "我" else "assistant"
+        ti = next((t for t in reversed(d.turns[-2:]) if t.turn.role == role), None)
+        if ti is None:
+            return None
+        said = ti.turn.content.strip()
+        name = next(
+            (
+                x
+                for x in ti.mentions
+                if (x.gram == "topic" and x.source.startswith("rules/")) or x.text == said
+            ),
+            None,
+        )
+        if name is None or name.text in text or _is_pronounish(name):
+            return None
+        at = m.end("pre")
+        return _resolved_from(
+            state,
+            rule.source,
+            text[:at] + name.text + text[at:],
+            name.text,
+            ti,
+            "subj",
+            etype=name.etype,
+            slot="subject",
+            note=f"what was said is {name.text!r}, the name the {role}'s last turn said",
+            confidence=0.6,
         )
 
     def _same_verb(self, word: str, verbs: set[str] | frozenset[str]) -> bool:
