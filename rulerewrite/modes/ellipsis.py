@@ -234,6 +234,8 @@ class Ellipsis:
         self.own_asked_end = _rule_pattern(own, "asked_end")
         self.own_said_pre = _rule_pattern(own, "said_pre")
         self.own_max = int((own.get("max_object") if own else 0) or 10)
+        self.request_rule = lexicon.rule("completeness", "request_one")
+        self.request_count = _rule_pattern(self.request_rule, "count")
         self.said_again_rule = lexicon.rule("completeness", "said_again")
         again = self.said_again_rule
         self.said_again_min = int((again.get("min_len") if again else 0) or 2)
@@ -268,6 +270,7 @@ class Ellipsis:
             or (self._own_question(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
+            or (self._requested(done, exchange) if exchange is not None else None)
         )
         return done if again is None else again
 
@@ -1214,6 +1217,61 @@ class Ellipsis:
             confidence=0.6,
         )
 
+    def _requested(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """When nothing else completed the query: a request for one or a few with no object
+        (再来一张 / 给我发两张呗 / 你帮我找一个呗, rules/completeness.yaml request_one) asks
+        for the thing the user's last turn was about: its last noun phrase, the mentions
+        that touch joined (焰灵姬 + 图片), a count before it dropped (一首张学友的歌 -> 张学友的
+        歌); not a phrase that only names a person, place or time, nor a verb (咨询) (你有焰灵姬
+        图片吗 / … / 给我发两张呗 -> 给我发两张焰灵姬图片呗)."""
+        rule = self.request_rule
+        text = state.standalone.strip()
+        m = rule.pattern.fullmatch(text) if rule is not None and rule.pattern is not None else None
+        if rule is None or m is None:
+            return None
+        told = exchange[0]
+        spans: list[list[Mention]] = []
+        for mention in sorted(told.mentions, key=lambda x: (x.start, -x.end)):
+            if spans and mention.start <= max(x.end for x in spans[-1]):
+                spans[-1].append(mention)
+            else:
+                spans.append([mention])
+        if not spans:
+            return None
+        last = spans[-1]
+        if all(
+            x.etype in ("person", "place", "time") or x.source.startswith("pos:v") for x in last
+        ):
+            return None
+        start, end = min(x.start for x in last), max(x.end for x in last)
+        if told.turn.content[:start].endswith(_GOING):
+            return None  # 去大理玩吗: where one goes is a place, whatever its tag
+        # 你的手机壳 / 你也买一个 -> 你也买一个手机壳: whose it was is no part of the thing asked for
+        obj = _POSSESSOR.sub("", told.turn.content[start:end])
+        if self.request_count is not None:
+            obj = self.request_count.sub("", obj)
+        if (
+            not obj
+            or len(obj) > self.own_max
+            or _PERSONAL.search(obj)
+            or _HAS_QWORD.search(obj)
+            or obj in text
+        ):
+            return None
+        at = m.end("m")
+        return _resolved_from(
+            state,
+            rule.source,
+            text[:at] + obj + text[at:],
+            obj,
+            told,
+            "obj",
+            etype="thing",
+            slot="object",
+            note=f"{m.group('m')} of what the user's last turn was about: {obj!r}",
+            confidence=0.6,
+        )
+
     def _work_attribute(self, state: State, d: Dialogue) -> State | None:
         """When nothing else completed the query: a part of a work said with no work before it
         (作者是谁 / 那你知道主角是谁吗 / 结局怎么样) belongs to the title the last exchange
@@ -2155,6 +2213,7 @@ _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
 # a whole A-not-A verb (会不会 / 有没有 / 喜不喜欢): the verb is `a` and the `rest`
+_POSSESSOR = re.compile(r"^(?:你|我|您|他|她)们?的")
 _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clauses
 # a statement's final mood words and punctuation (爱许嵩啊 / 我爱巧克力~); not a question's 吗
 _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
