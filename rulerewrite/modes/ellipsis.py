@@ -1250,12 +1250,18 @@ class Ellipsis:
         obj = _POSSESSOR.sub("", told.turn.content[start:end])
         if self.request_count is not None:
             obj = self.request_count.sub("", obj)
+        verb = m.group("pre")[-2:]
+        for k in (2, 1):
+            if obj.startswith(verb[-k:]) and len(obj) > k:
+                obj = obj[k:]  # 预测股市 / 那你预测一下 -> 那你预测一下股市: the verb is there
+                break
         if (
             not obj
             or len(obj) > self.own_max
             or _PERSONAL.search(obj)
             or _HAS_QWORD.search(obj)
             or obj in text
+            or any(r.start == 0 for r in self.mt.references(obj))  # 这个动漫 points
         ):
             return None
         at = m.end("m")
