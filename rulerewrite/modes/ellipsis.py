@@ -253,8 +253,11 @@ class Ellipsis:
         )
         self.own_asked_pre = _rule_pattern(own, "asked_pre")
         self.own_asked_end = _rule_pattern(own, "asked_end")
+        self.own_said_pre = _rule_pattern(own, "said_pre")
         self.own_max = int((own.get("max_object") if own else 0) or 10)
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
+        self.request_rule = lexicon.rule("completeness", "request_one")
+        self.request_count = _rule_pattern(self.request_rule, "count")
         self.said_again_rule = lexicon.rule("completeness", "said_again")
         again = self.said_again_rule
         self.said_again_min = int((again.get("min_len") if again else 0) or 2)
@@ -290,6 +293,7 @@ class Ellipsis:
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
+            or (self._requested(done, exchange) if exchange is not None else None)
         )
         return done if again is None else again
 
@@ -337,17 +341,14 @@ class Ellipsis:
         its verb alone when nothing else completed the query (rules/completeness.yaml
         ``own_question``): the assistant's reply left the question open, so what the question
         had after that verb is the object (你会做饭吗 / 你要教我吗 / 我不会 -> 我不会做饭;
-        会卖萌吗 / 不会 / 到底会不会 -> 到底会不会卖萌)."""
+        会卖萌吗 / 不会 / 到底会不会 -> 到底会不会卖萌). Failing that, the assistant's reply
+        saying the verb with a noun after it (爱许嵩 / 我也爱 -> 我也爱许嵩; 我爱巧克力 / 我不爱
+        -> 我不爱巧克力) gives the object."""
         rule = self.own_rule
         text = state.standalone.strip()
         m = rule.pattern.match(text) if rule is not None and rule.pattern is not None else None
         if rule is None or m is None or self.own_asked_pre is None or self.own_asked_end is None:
             return None
-        told = exchange[0]
-        asked = told.turn.content.strip().rstrip("?？!！。.~ ")
-        body = self.own_asked_end.sub("", asked)
-        if body == asked or not body or re.search(r"[,，。;；!！?？]", body):
-            return None  # no yes/no question, or more than one clause
         v = m.group("v")
         a_not_a = _A_NOT_A_VERB.fullmatch(v)
         if a_not_a is not None:
@@ -355,14 +356,48 @@ class Ellipsis:
         else:
             # 不会 / 没有喝: the verb after its negation; 没有 alone is 有 negated
             verb = next((v[len(n) :] for n in self.own_negations if v.startswith(n) and v != n), v)
+        told, last = exchange
+        asked = told.turn.content.strip().rstrip("?？!！。.~ ")
+        body = self.own_asked_end.sub("", asked)
+        obj, src, what = None, told, f"the user's own question {asked!r}"
+        if body != asked and body and not _CLAUSES.search(body):
+            obj = self._after_verb(verb, body, self.own_asked_pre, text)
+        said = _FINAL_MOOD.sub("", last.turn.content.strip())
+        if obj is None and self.own_said_pre is not None and said and not _CLAUSES.search(said):
+            obj = self._after_verb(verb, said, self.own_said_pre, text)
+            # what the reply says after the verb is a thing (许嵩 / 鞠婧祎照片), not a clause
+            kinds = [kind_of(t.pos, t.text) for t in self.mt.parse(obj).tokens] if obj else []
+            if "NOUN" not in kinds or any(k not in ("NOUN", "VERB", "DE") for k in kinds):
+                obj = None
+            src, what = last, f"the assistant's reply {said!r}"
+        if obj is None:
+            return None
+        at = m.end("asp") if m.group("asp") else m.end("v")
+        return _resolved_from(
+            state,
+            rule.source,
+            text[:at] + obj + text[at:],
+            obj,
+            src,
+            "obj",
+            etype="thing",
+            slot="object",
+            note=f"{verb} as in {what}: its object {obj!r}",
+            confidence=0.6,
+        )
+
+    def _after_verb(self, verb: str, said: str, pre: re.Pattern[str], text: str) -> str | None:
+        """What ``said`` has after ``verb`` (or after the verb without a mood word before it:
+        爱穿 / 穿), when all before the verb matches ``pre``: no aspect nor measure (讲个笑话 ->
+        笑话), at most ``max_object`` characters, naming no person and asking nothing, and not
+        already in the query ``text``."""
         obj = None
         # 我爱穿 after 你穿裙子吗: the verb without the mood word before it
         moods = len(verb) >= 2 and verb[0] in self.echo_moods
         for cand in (verb, verb[1:]) if moods else (verb,):
-            i = body.find(cand)
-            if i >= 0 and not _PERSONAL.search(cand) and self.own_asked_pre.match(body[:i]):
-                # 讲个笑话可以吗 / 我不会讲 -> 我不会讲笑话: no aspect nor measure after it
-                obj = re.sub(r"^[了过]?个?", "", body[i + len(cand) :])
+            i = said.find(cand)
+            if i >= 0 and not _PERSONAL.search(cand) and pre.match(said[:i]):
+                obj = re.sub(r"^[了过]?个?", "", said[i + len(cand) :])
                 break
         if (
             not obj
@@ -373,19 +408,7 @@ class Ellipsis:
             or obj in text
         ):
             return None
-        at = m.end("asp") if m.group("asp") else m.end("v")
-        return _resolved_from(
-            state,
-            rule.source,
-            text[:at] + obj + text[at:],
-            obj,
-            told,
-            "obj",
-            etype="thing",
-            slot="object",
-            note=f"{verb} answers the user's own question {asked!r}: its object {obj!r}",
-            confidence=0.6,
-        )
+        return obj
 
     def _complete(self, state: State, *, echo_again: bool) -> State:
         """The query completed; after a verb echo (不予 -> 不予7天无理由退货) the result is read
@@ -1311,6 +1334,67 @@ class Ellipsis:
             etype="thing",
             slot="object",
             note=f"{verb}{m.group('m')} shows one {obj!r}, what the last exchange was about",
+            confidence=0.6,
+        )
+
+    def _requested(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """When nothing else completed the query: a request for one or a few with no object
+        (再来一张 / 给我发两张呗 / 你帮我找一个呗, rules/completeness.yaml request_one) asks
+        for the thing the user's last turn was about: its last noun phrase, the mentions
+        that touch joined (焰灵姬 + 图片), a count before it dropped (一首张学友的歌 -> 张学友的
+        歌); not a phrase that only names a person, place or time, nor a verb (咨询) (你有焰灵姬
+        图片吗 / … / 给我发两张呗 -> 给我发两张焰灵姬图片呗)."""
+        rule = self.request_rule
+        text = state.standalone.strip()
+        m = rule.pattern.fullmatch(text) if rule is not None and rule.pattern is not None else None
+        if rule is None or m is None:
+            return None
+        told = exchange[0]
+        spans: list[list[Mention]] = []
+        for mention in sorted(told.mentions, key=lambda x: (x.start, -x.end)):
+            if spans and mention.start <= max(x.end for x in spans[-1]):
+                spans[-1].append(mention)
+            else:
+                spans.append([mention])
+        if not spans:
+            return None
+        last = spans[-1]
+        if all(
+            x.etype in ("person", "place", "time") or x.source.startswith("pos:v") for x in last
+        ):
+            return None
+        start, end = min(x.start for x in last), max(x.end for x in last)
+        if told.turn.content[:start].endswith(_GOING):
+            return None  # 去大理玩吗: where one goes is a place, whatever its tag
+        # 你的手机壳 / 你也买一个 -> 你也买一个手机壳: whose it was is no part of the thing asked for
+        obj = _POSSESSOR.sub("", told.turn.content[start:end])
+        if self.request_count is not None:
+            obj = self.request_count.sub("", obj)
+        verb = m.group("pre")[-2:]
+        for k in (2, 1):
+            if obj.startswith(verb[-k:]) and len(obj) > k:
+                obj = obj[k:]  # 预测股市 / 那你预测一下 -> 那你预测一下股市: the verb is there
+                break
+        if (
+            not obj
+            or len(obj) > self.own_max
+            or _PERSONAL.search(obj)
+            or _HAS_QWORD.search(obj)
+            or obj in text
+            or any(r.start == 0 for r in self.mt.references(obj))  # 这个动漫 points
+        ):
+            return None
+        at = m.end("m")
+        return _resolved_from(
+            state,
+            rule.source,
+            text[:at] + obj + text[at:],
+            obj,
+            told,
+            "obj",
+            etype="thing",
+            slot="object",
+            note=f"{m.group('m')} of what the user's last turn was about: {obj!r}",
             confidence=0.6,
         )
 
@@ -2426,6 +2510,10 @@ _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
 # a whole A-not-A verb (会不会 / 有没有 / 喜不喜欢): the verb is `a` and the `rest`
+_POSSESSOR = re.compile(r"^(?:你|我|您|他|她)们?的")
+_CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clauses
+# a statement's final mood words and punctuation (爱许嵩啊 / 我爱巧克力~); not a question's 吗
+_FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
 _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
