@@ -187,6 +187,15 @@ class Coreference:
         not_chars = str(echo_data.get("not_chars") or "")
         self.echo_not = re.compile(not_chars) if not_chars else None
         self.echo_latin = int(echo_data.get("min_latin", 3))
+        loved = lexicon.rule("coreference", "loved_one")
+        self.loved_source = loved.source if loved is not None else ""
+        self.loved_frame = loved.pattern if loved is not None else None
+        self.loved_pronouns = (
+            frozenset(str(w) for w in (loved.get("pronouns") or [])) if loved else frozenset()
+        )
+        self.loved_heads = (
+            tuple(str(w) for w in (loved.get("heads") or [])) if loved is not None else ()
+        )
         animal = lexicon.rule("coreference", "lone_animal")
         self.animal_source = animal.source if animal is not None else ""
         self.animal_pronouns = (
@@ -281,6 +290,9 @@ class Coreference:
         if answer is None and ref.animacy == "human" and not ref.plural:
             answer = self._who_named(state, d, orig_text, ref)
             why = "the name the reply to a who-question gave"
+        if answer is None and ref.text in self.loved_pronouns and not ref.noun:
+            answer = self._loved_one(state, d, orig_text, ref)
+            why = f"the person the user said they like ({self.loved_source})"
         if answer is not None:
             # 你最喜欢哪本书 / 围城 / 这本书谁写的: what the assistant just named in answer
             end = ref.noun_end if ref.noun else ref.end
@@ -870,6 +882,41 @@ class Coreference:
             start + len(phrase),
             0,
             self.echo_source,
+        )
+
+    def _loved_one(self, state: State, d: Any, text: str, ref: Ref) -> Mention | None:
+        """The person the user's last turn said they like (rules/coreference.yaml ``loved_one``:
+        我喜欢一个女孩子但是… -> 我喜欢的女孩子), named with 的 in place of 一个. None when the
+        turn says no such thing, the query names a person of its own before the pronoun, or a
+        gendered noun disagrees with the pronoun."""
+        if self.loved_frame is None or self._person_before(text, ref):
+            return None
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        said = exchange[0].turn.content
+        fm = self.loved_frame.search(said)
+        if (
+            fm is None
+            or not fm.group("x").endswith(self.loved_heads)
+            or fm.group("verb") in text[: ref.start]  # 可我真的很喜欢她: no 很喜欢我喜欢的女生
+        ):
+            return None
+        gender = self.pronoun_gender.get(ref.text)
+        if gender is not None and self.gender_of(fm.group("x")) not in (None, gender):
+            return None
+        phrase = f"{fm.group('who') or ''}{fm.group('verb')}的{fm.group('x')}"
+        return new_mention(
+            phrase,
+            fm.group("x"),
+            "human",
+            exchange[0].turn.index,
+            exchange[0].turn.role,
+            "topic",
+            fm.start(),
+            fm.end(),
+            0,
+            self.loved_source,
         )
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
