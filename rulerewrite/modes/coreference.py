@@ -196,6 +196,14 @@ class Coreference:
         self.loved_heads = (
             tuple(str(w) for w in (loved.get("heads") or [])) if loved is not None else ()
         )
+        req = lexicon.rule("coreference", "requested_work")
+        self.request_source = req.source if req is not None else ""
+        self.request_frame = req.pattern if req is not None else None
+        self.request_refs = (
+            frozenset(str(w) for w in (req.get("refs") or [])) if req else frozenset()
+        )
+        not_title = str(req.get("not_title") or "") if req is not None else ""
+        self.request_not = re.compile(not_title) if not_title else None
         animal = lexicon.rule("coreference", "lone_animal")
         self.animal_source = animal.source if animal is not None else ""
         self.animal_pronouns = (
@@ -293,6 +301,9 @@ class Coreference:
         if answer is None and ref.text in self.loved_pronouns and not ref.noun:
             answer = self._loved_one(state, d, orig_text, ref)
             why = f"the person the user said they like ({self.loved_source})"
+        if answer is None and ref.text in self.request_refs:
+            answer = self._requested_work(state, d, orig_text)
+            why = f"the title the user asked for ({self.request_source})"
         if answer is not None:
             # 你最喜欢哪本书 / 围城 / 这本书谁写的: what the assistant just named in answer
             end = ref.noun_end if ref.noun else ref.end
@@ -918,6 +929,37 @@ class Coreference:
             0,
             self.loved_source,
         )
+
+    def _requested_work(self, state: State, d: Any, text: str) -> Mention | None:
+        """The title a turn of the last exchange asked to play, sing or find (rules/
+        coreference.yaml ``requested_work``: 我想听体面 -> 体面), the user's turn first. None
+        when neither turn ends with such a request, the phrase names no title, or the query
+        says it already."""
+        exchange = last_exchange(state, d)
+        if self.request_frame is None or exchange is None:
+            return None
+        for ti in exchange:
+            said = ti.turn.content.strip()
+            fm = self.request_frame.search(said)
+            if fm is None:
+                continue
+            title = fm.group("title")
+            if (self.request_not is not None and self.request_not.search(title)) or title in text:
+                continue
+            at = ti.turn.content.find(title)
+            return new_mention(
+                title,
+                title,
+                "work",
+                ti.turn.index,
+                ti.turn.role,
+                "obj",
+                at,
+                at + len(title),
+                0,
+                self.request_source,
+            )
+        return None
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
         """The animal 它 points at when the last exchange names exactly one kind of animal by a
