@@ -286,12 +286,14 @@ class Coreference:
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
             return self._attribute_of(state, d, ref, orig_text)
+        # 你爱听什么歌 / 来一首远走高飞 / 我最喜欢这首歌: the title asked for, not the request
         answer = (
-            self.mt.answer_mention(state, d, orig_text)
-            if ref.animacy != "human" and not ref.plural
-            else None
+            self._requested_work(state, d, orig_text) if ref.text in self.request_refs else None
         )
-        why = "answer to a which-question"
+        why = f"the title the user asked for ({self.request_source})"
+        if answer is None and ref.animacy != "human" and not ref.plural:
+            answer = self.mt.answer_mention(state, d, orig_text)
+            why = "answer to a which-question"
         if answer is None and ref.text in _BARE_THIS and ref.etype is None and not ref.noun:
             answer = self.mt.named_last(state, d, orig_text)  # 水煮肉片 / 这个是零食嘛
             why = "what the assistant just named"
@@ -301,9 +303,6 @@ class Coreference:
         if answer is None and ref.text in self.loved_pronouns and not ref.noun:
             answer = self._loved_one(state, d, orig_text, ref)
             why = f"the person the user said they like ({self.loved_source})"
-        if answer is None and ref.text in self.request_refs:
-            answer = self._requested_work(state, d, orig_text)
-            why = f"the title the user asked for ({self.request_source})"
         if answer is not None:
             # 你最喜欢哪本书 / 围城 / 这本书谁写的: what the assistant just named in answer
             end = ref.noun_end if ref.noun else ref.end
