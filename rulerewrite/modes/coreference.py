@@ -121,6 +121,13 @@ class Coreference:
         self.title_margin = float(title.get("margin", 1.0)) if title else 1.0
         self.title_source = title.source if title is not None else ""
         self.title_common = int(title.get("common_freq", 0)) if title else 0
+        self.title_whole = (
+            (int(title.get("whole_min", 2)), int(title.get("whole_max", 10))) if title else (0, -1)
+        )
+        self.title_tail, self.title_whole_not = (
+            re.compile(str(title.get(k))) if title is not None and title.get(k) else None
+            for k in ("whole_tail", "whole_not")
+        )
         self.signs = tuple(str(w) for w in (title.get("signs") or [])) if title else ()
         self.title_strip, self.not_title = (
             re.compile(str(title.get(k))) if title is not None and title.get(k) else None
@@ -427,6 +434,12 @@ class Coreference:
                 why = f"{title.why}; the title the last exchange named ({self.title_source})"
                 return self._replace(
                     state, ref, Candidate(title.mention, title.score, why), ref.noun_end
+                )
+            named = None if self._noun_before(text, ref) else self._title_turn(state, orig_text)
+            if named is not None:
+                why = f"a turn that only names the title ({self.title_source})"
+                return self._replace(
+                    state, ref, Candidate(named, self.min_score, why), ref.noun_end
                 )
         if not good and narrative and ref.text in self.sp_pronouns and not ref.noun:
             person = self._statement_person(d, window, cands, orig_text, ref)
@@ -960,6 +973,49 @@ class Coreference:
             )
         return None
 
+    def _title_turn(self, state: State, text: str) -> Mention | None:
+        """A turn of the last exchange, the reply first, that is nothing but a short phrase
+        (rules/coreference.yaml ``title_reference`` whole_*: 西游记 / 七大罪动漫 -> 七大罪): the
+        title 这本书 / 这部动漫 points at when nothing else is a candidate. None otherwise."""
+        if self.title_whole_not is None:
+            return None
+        low, high = self.title_whole
+        turns = [t for t in state.history[-2:] if t.content.strip()]
+        for turn in reversed(turns):
+            if (
+                turn is not turns[-1]
+                and len(turns[-1].content.strip()) <= high
+                and not _SPEAKER_CHAR.search(turns[-1].content)
+            ):
+                break  # a short reply of its own (梵高先生山阴路的夏天) may be the title meant
+            said = turn.content.strip().rstrip(self.whole_particles)
+            cut = self.title_tail.search(said) if self.title_tail is not None else None
+            phrase = said[: cut.start()] if cut is not None and cut.start() >= low else said
+            if not low <= len(phrase) <= high or self.title_whole_not.search(phrase):
+                continue
+            if phrase in text or self.mt.is_category(phrase):
+                continue
+            last = [t for t in self.mt.parse(phrase).tokens if t.text.strip()][-1:]
+            if last and (
+                kind_of(last[0].pos, last[0].text) in ("VERB", "ADJ", "ADV")
+                and self.segmenter.freq(last[0].text) > self.echo_rare
+            ):
+                continue  # 帅爆: a comment, not a title (知更鸟, a rare word, may end one)
+            at = turn.content.find(phrase)
+            return new_mention(
+                phrase,
+                phrase,
+                "work",
+                turn.index,
+                turn.role,
+                "topic",
+                at,
+                at + len(phrase),
+                0,
+                self.title_source,
+            )
+        return None
+
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
         """The animal 它 points at when the last exchange names exactly one kind of animal by a
         one-character word (rules/coreference.yaml ``lone_animal``: 狗 / 狗不吃骨头的 / 那它为什么
@@ -1251,6 +1307,7 @@ _DEMONSTRATIVE = re.compile("[这那该此]")
 _MEASURES = "一这那个首部本只条款件台辆家位"  # stripped off a phrase before the category test
 _WHO = re.compile("谁|哪位")
 _CJK = re.compile("[\u4e00-\u9fff]")
+_SPEAKER_CHAR = re.compile("[你我您咱]")
 _SPEAKERISH = re.compile("[你我他她它您咱这那什啥谁]")  # 叫你 / 叫什么: no name said
 _LATIN = re.compile(
     r"[A-Za-z][A-Za-z .'-]*"
