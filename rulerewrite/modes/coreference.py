@@ -121,6 +121,13 @@ class Coreference:
         self.title_margin = float(title.get("margin", 1.0)) if title else 1.0
         self.title_source = title.source if title is not None else ""
         self.title_common = int(title.get("common_freq", 0)) if title else 0
+        self.title_whole = (
+            (int(title.get("whole_min", 2)), int(title.get("whole_max", 10))) if title else (0, -1)
+        )
+        self.title_tail, self.title_whole_not = (
+            re.compile(str(title.get(k))) if title is not None and title.get(k) else None
+            for k in ("whole_tail", "whole_not")
+        )
         self.signs = tuple(str(w) for w in (title.get("signs") or [])) if title else ()
         self.title_strip, self.not_title = (
             re.compile(str(title.get(k))) if title is not None and title.get(k) else None
@@ -187,6 +194,23 @@ class Coreference:
         not_chars = str(echo_data.get("not_chars") or "")
         self.echo_not = re.compile(not_chars) if not_chars else None
         self.echo_latin = int(echo_data.get("min_latin", 3))
+        loved = lexicon.rule("coreference", "loved_one")
+        self.loved_source = loved.source if loved is not None else ""
+        self.loved_frame = loved.pattern if loved is not None else None
+        self.loved_pronouns = (
+            frozenset(str(w) for w in (loved.get("pronouns") or [])) if loved else frozenset()
+        )
+        self.loved_heads = (
+            tuple(str(w) for w in (loved.get("heads") or [])) if loved is not None else ()
+        )
+        req = lexicon.rule("coreference", "requested_work")
+        self.request_source = req.source if req is not None else ""
+        self.request_frame = req.pattern if req is not None else None
+        self.request_refs = (
+            frozenset(str(w) for w in (req.get("refs") or [])) if req else frozenset()
+        )
+        not_title = str(req.get("not_title") or "") if req is not None else ""
+        self.request_not = re.compile(not_title) if not_title else None
         animal = lexicon.rule("coreference", "lone_animal")
         self.animal_source = animal.source if animal is not None else ""
         self.animal_pronouns = (
@@ -269,18 +293,23 @@ class Coreference:
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
             return self._attribute_of(state, d, ref, orig_text)
+        # 你爱听什么歌 / 来一首远走高飞 / 我最喜欢这首歌: the title asked for, not the request
         answer = (
-            self.mt.answer_mention(state, d, orig_text)
-            if ref.animacy != "human" and not ref.plural
-            else None
+            self._requested_work(state, d, orig_text) if ref.text in self.request_refs else None
         )
-        why = "answer to a which-question"
+        why = f"the title the user asked for ({self.request_source})"
+        if answer is None and ref.animacy != "human" and not ref.plural:
+            answer = self.mt.answer_mention(state, d, orig_text)
+            why = "answer to a which-question"
         if answer is None and ref.text in _BARE_THIS and ref.etype is None and not ref.noun:
             answer = self.mt.named_last(state, d, orig_text)  # 水煮肉片 / 这个是零食嘛
             why = "what the assistant just named"
         if answer is None and ref.animacy == "human" and not ref.plural:
             answer = self._who_named(state, d, orig_text, ref)
             why = "the name the reply to a who-question gave"
+        if answer is None and ref.text in self.loved_pronouns and not ref.noun:
+            answer = self._loved_one(state, d, orig_text, ref)
+            why = f"the person the user said they like ({self.loved_source})"
         if answer is not None:
             # 你最喜欢哪本书 / 围城 / 这本书谁写的: what the assistant just named in answer
             end = ref.noun_end if ref.noun else ref.end
@@ -405,6 +434,12 @@ class Coreference:
                 why = f"{title.why}; the title the last exchange named ({self.title_source})"
                 return self._replace(
                     state, ref, Candidate(title.mention, title.score, why), ref.noun_end
+                )
+            named = None if self._noun_before(text, ref) else self._title_turn(state, orig_text)
+            if named is not None:
+                why = f"a turn that only names the title ({self.title_source})"
+                return self._replace(
+                    state, ref, Candidate(named, self.min_score, why), ref.noun_end
                 )
         if not good and narrative and ref.text in self.sp_pronouns and not ref.noun:
             person = self._statement_person(d, window, cands, orig_text, ref)
@@ -872,6 +907,115 @@ class Coreference:
             self.echo_source,
         )
 
+    def _loved_one(self, state: State, d: Any, text: str, ref: Ref) -> Mention | None:
+        """The person the user's last turn said they like (rules/coreference.yaml ``loved_one``:
+        我喜欢一个女孩子但是… -> 我喜欢的女孩子), named with 的 in place of 一个. None when the
+        turn says no such thing, the query names a person of its own before the pronoun, or a
+        gendered noun disagrees with the pronoun."""
+        if self.loved_frame is None or self._person_before(text, ref):
+            return None
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        said = exchange[0].turn.content
+        fm = self.loved_frame.search(said)
+        if (
+            fm is None
+            or not fm.group("x").endswith(self.loved_heads)
+            or fm.group("verb") in text[: ref.start]  # 可我真的很喜欢她: no 很喜欢我喜欢的女生
+        ):
+            return None
+        gender = self.pronoun_gender.get(ref.text)
+        if gender is not None and self.gender_of(fm.group("x")) not in (None, gender):
+            return None
+        phrase = f"{fm.group('who') or ''}{fm.group('verb')}的{fm.group('x')}"
+        return new_mention(
+            phrase,
+            fm.group("x"),
+            "human",
+            exchange[0].turn.index,
+            exchange[0].turn.role,
+            "topic",
+            fm.start(),
+            fm.end(),
+            0,
+            self.loved_source,
+        )
+
+    def _requested_work(self, state: State, d: Any, text: str) -> Mention | None:
+        """The title a turn of the last exchange asked to play, sing or find (rules/
+        coreference.yaml ``requested_work``: 我想听体面 -> 体面), the user's turn first. None
+        when neither turn ends with such a request, the phrase names no title, or the query
+        says it already."""
+        exchange = last_exchange(state, d)
+        if self.request_frame is None or exchange is None:
+            return None
+        for ti in exchange:
+            said = ti.turn.content.strip()
+            fm = self.request_frame.search(said)
+            if fm is None:
+                continue
+            title = fm.group("title")
+            if (self.request_not is not None and self.request_not.search(title)) or title in text:
+                continue
+            at = ti.turn.content.find(title)
+            return new_mention(
+                title,
+                title,
+                "work",
+                ti.turn.index,
+                ti.turn.role,
+                "obj",
+                at,
+                at + len(title),
+                0,
+                self.request_source,
+            )
+        return None
+
+    def _title_turn(self, state: State, text: str) -> Mention | None:
+        """A turn of the last exchange, the reply first, that is nothing but a short phrase
+        (rules/coreference.yaml ``title_reference`` whole_*: 西游记 / 七大罪动漫 -> 七大罪): the
+        title 这本书 / 这部动漫 points at when nothing else is a candidate. None otherwise."""
+        if self.title_whole_not is None:
+            return None
+        low, high = self.title_whole
+        turns = [t for t in state.history[-2:] if t.content.strip()]
+        for turn in reversed(turns):
+            if (
+                turn is not turns[-1]
+                and len(turns[-1].content.strip()) <= high
+                and not _SPEAKER_CHAR.search(turns[-1].content)
+            ):
+                break  # a short reply of its own (梵高先生山阴路的夏天) may be the title meant
+            said = turn.content.strip().rstrip(self.whole_particles)
+            cut = self.title_tail.search(said) if self.title_tail is not None else None
+            phrase = said[: cut.start()] if cut is not None and cut.start() >= low else said
+            if not low <= len(phrase) <= high or self.title_whole_not.search(phrase):
+                continue
+            if phrase in text or self.mt.is_category(phrase):
+                continue
+            last = [t for t in self.mt.parse(phrase).tokens if t.text.strip()][-1:]
+            if last and (
+                kind_of(last[0].pos, last[0].text) in ("VERB", "ADJ", "ADV")
+                and self.segmenter.freq(last[0].text) > self.echo_rare
+            ):
+                continue  # 帅爆: a comment, not a title (知更鸟, a rare word, may end one)
+            at = turn.content.find(phrase)
+            return new_mention(
+                phrase,
+                phrase,
+                "work",
+                turn.index,
+                turn.role,
+                "topic",
+                at,
+                at + len(phrase),
+                0,
+                self.title_source,
+            )
+        return None
+
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
         """The animal 它 points at when the last exchange names exactly one kind of animal by a
         one-character word (rules/coreference.yaml ``lone_animal``: 狗 / 狗不吃骨头的 / 那它为什么
@@ -1163,6 +1307,7 @@ _DEMONSTRATIVE = re.compile("[这那该此]")
 _MEASURES = "一这那个首部本只条款件台辆家位"  # stripped off a phrase before the category test
 _WHO = re.compile("谁|哪位")
 _CJK = re.compile("[\u4e00-\u9fff]")
+_SPEAKER_CHAR = re.compile("[你我您咱]")
 _SPEAKERISH = re.compile("[你我他她它您咱这那什啥谁]")  # 叫你 / 叫什么: no name said
 _LATIN = re.compile(
     r"[A-Za-z][A-Za-z .'-]*"
