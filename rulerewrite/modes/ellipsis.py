@@ -45,6 +45,22 @@ _FINAL_PARTICLES = frozenset("吗么嘛呢啊呀吧哦啦哈呗")
 # jieba may tag otherwise (超喜欢); not 好 (好抽 / 好吃 is an evaluation) nor how (怎么修:
 # the thing goes first, as the topic)
 _HOW_DEGREE = frozenset({"真", "太", "超", "挺", "很", "最"})
+_WORK_COUNTS = frozenset("首部本")  # measure words that count works (来一首 / 看一部)
+# demonstratives before a phrase that make it point back (这个游戏 / 那部电影)
+_POINTING = (
+    "这",
+    "那",
+    "这个",
+    "那个",
+    "这款",
+    "那款",
+    "这部",
+    "那部",
+    "这种",
+    "那种",
+    "这些",
+    "那些",
+)
 # question words that ask which one of a thing (啥壁纸 / 哪个网页 / 谁的脚丫子 / 哪里的桔子)
 _WHICH_OF = frozenset({"什么", "啥", "哪个", "哪种", "哪款", "哪家", "谁", "哪里", "哪儿"})
 # potential complements that end a verb phrase before its object (找不到 / 做不了 / 买得起)
@@ -490,6 +506,9 @@ class Ellipsis:
         recent = {ti.turn.index for ti in d.turns[-(self.max_back + 1) :]}
         hinted = {t for t, _ in self.mt.hinted_types(text)}
         human = kind == "subject" and any(t.text in self.human_predicates for t in parse.tokens)
+        # 来一首 / 看一部: a work is counted, and a person is no work (a song of 林俊杰 is not 林俊杰)
+        counted = self._counted(text) if kind == "object" else None
+        no_person = counted is not None and counted.group("m")[-1:] in _WORK_COUNTS
         # the tests on the mention's fields first; the two that may segment and parse the
         # mention's text (a reference in it, an adverb in it) only for what is left
         cands = [
@@ -523,6 +542,7 @@ class Ellipsis:
             )
             # 好伤心 / 会讲话: only a person feels or talks
             and (not human or c.mention.etype in _PERSON_TYPES)
+            and not (no_person and c.mention.etype in _PERSON_TYPES)
             # a phrase that itself refers (三者 / 其以及…) fills nothing; coreference's business
             and not self.mt.references(c.mention.text)
             and not self._clause(c.mention)
@@ -793,6 +813,11 @@ class Ellipsis:
             return False
         if m.gram == "subj" and not self._evaluated_lead(best, d):
             return False  # 我昨天学会了包饺子: a subject only as the thing the user judged
+        said_before = user.turn.content[: m.start].rstrip()
+        if said_before.endswith(_GOING):
+            return False  # 去大理玩吗 / 想去 / 推荐几个: where one goes is no thing to give
+        if said_before.endswith(_POINTING):
+            return False  # 你知道这个游戏吗: the phrase points back itself, it names nothing
         if reply.mentions or any(
             kind_of(t.pos, t.text) in _REPLY_NAMES for t in reply.parse.tokens
         ):
