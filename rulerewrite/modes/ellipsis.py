@@ -1348,19 +1348,8 @@ class Ellipsis:
                 break
         if obj is None or obj in text or _PERSONAL.search(obj):
             return None
-        at = m.end("m")
-        return _resolved_from(
-            state,
-            rule.source,
-            text[:at] + obj + text[at:],
-            obj,
-            src,
-            "obj",
-            etype="thing",
-            slot="object",
-            note=f"{verb}{m.group('m')} shows one {obj!r}, what the last exchange was about",
-            confidence=0.6,
-        )
+        note = f"{verb}{m.group('m')} shows one {obj!r}, what the last exchange was about"
+        return _object_after(state, rule.source, text, m.end("m"), obj, src, note)
 
     def _requested(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """When nothing else completed the query: a request for one or a few with no object
@@ -1409,19 +1398,8 @@ class Ellipsis:
             or any(r.start == 0 for r in self.mt.references(obj))  # 这个动漫 points
         ):
             return None
-        at = m.end("m")
-        return _resolved_from(
-            state,
-            rule.source,
-            text[:at] + obj + text[at:],
-            obj,
-            told,
-            "obj",
-            etype="thing",
-            slot="object",
-            note=f"{m.group('m')} of what the user's last turn was about: {obj!r}",
-            confidence=0.6,
-        )
+        note = f"{m.group('m')} of what the user's last turn was about: {obj!r}"
+        return _object_after(state, rule.source, text, m.end("m"), obj, told, note)
 
     def _work_attribute(self, state: State, d: Dialogue) -> State | None:
         """When nothing else completed the query: a part of a work said with no work before it
@@ -2692,6 +2670,25 @@ def _asked_again(
         slot=slot,
         note=note,
         confidence=confidence,
+    )
+
+
+def _object_after(
+    state: State, source: str, text: str, at: int, obj: str, src: TurnInfo, note: str
+) -> State:
+    """``text`` with the thing ``obj`` put in at ``at`` (after a count: 说一句 + 英语, 发两张 +
+    图片), resolved from the turn ``src`` (show_one / request_one)."""
+    return _resolved_from(
+        state,
+        source,
+        text[:at] + obj + text[at:],
+        obj,
+        src,
+        "obj",
+        etype="thing",
+        slot="object",
+        note=note,
+        confidence=0.6,
     )
 
 
