@@ -389,17 +389,8 @@ class Ellipsis:
         if obj is None:
             return None
         at = m.end("asp") if m.group("asp") else m.end("v")
-        return _resolved_from(
-            state,
-            rule.source,
-            text[:at] + obj + text[at:],
-            obj,
-            src,
-            "obj",
-            etype="thing",
-            slot="object",
-            note=f"{verb} as in {what}: its object {obj!r}",
-            confidence=0.6,
+        return _object_after(
+            state, rule.source, text, at, obj, src, f"{verb} as in {what}: its object {obj!r}"
         )
 
     def _after_verb(self, verb: str, said: str, pre: re.Pattern[str], text: str) -> str | None:
@@ -2677,7 +2668,8 @@ def _object_after(
     state: State, source: str, text: str, at: int, obj: str, src: TurnInfo, note: str
 ) -> State:
     """``text`` with the thing ``obj`` put in at ``at`` (after a count: 说一句 + 英语, 发两张 +
-    图片), resolved from the turn ``src`` (show_one / request_one)."""
+    图片; after the verb: 我不会 + 做饭), resolved from the turn ``src`` (show_one /
+    request_one / own_question)."""
     return _resolved_from(
         state,
         source,
