@@ -1624,16 +1624,8 @@ class Ellipsis:
         modifier = self._modifier_answer(wh.pattern, asked, said)
         if modifier is not None:
             filled, q = modifier
-            return _resolved_from(
-                state,
-                wh.source,
-                filled,
-                asked,
-                last,
-                "statement",
-                slot="question",
-                note=f"answer to {asked!r}: a kind of what {q} asks about",
-                confidence=0.7,
+            return _answered_as(
+                state, wh.source, filled, asked, last, f"a kind of what {q} asks about"
             )
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
         if (
@@ -1677,17 +1669,7 @@ class Ellipsis:
             filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
-        return _resolved_from(
-            state,
-            wh.source,
-            filled,
-            asked,
-            last,
-            "statement",
-            slot="question",
-            note=f"answer to {asked!r}: {core} for {m.group(0)}",
-            confidence=0.7,
-        )
+        return _answered_as(state, wh.source, filled, asked, last, f"{core} for {m.group(0)}")
 
     def _whole_entity(self, text: str) -> bool:
         """``text`` is, as a whole, one dictionary entity (你好李焕英), not a phrase holding one
@@ -2661,6 +2643,23 @@ def _asked_again(
         slot=slot,
         note=note,
         confidence=confidence,
+    )
+
+
+def _answered_as(
+    state: State, source: str, filled: str, asked: str, last: TurnInfo, how: str
+) -> State:
+    """The user's answer ``filled`` into the assistant's wh-question ``asked`` (answer_wh)."""
+    return _resolved_from(
+        state,
+        source,
+        filled,
+        asked,
+        last,
+        "statement",
+        slot="question",
+        note=f"answer to {asked!r}: {how}",
+        confidence=0.7,
     )
 
 
