@@ -810,6 +810,7 @@ class MultiTurn:
         # a title a topic frame took whole (你知道你好旧时光吗: 你好 / 旧时光 to jieba), said
         # whole again in another turn: its pieces there are the title too
         frames = self.analyzer.topic_sources
+        names |= self._said_three(d, mentions)
         given = frozenset(names)
         for m in mentions:
             if (
@@ -844,6 +845,28 @@ class MultiTurn:
                     break
             out.append(m)
         return out, frozenset(names)
+
+    def _said_three(self, d: Dialogue, mentions: list[Mention]) -> set[str]:
+        """Three-character names the segmenter cut after two (张艺/兴, 井柏/然): a two-character
+        person mention opening with a family name, the character after it able to end a name,
+        and the three said in two turns of the window (我是张艺兴的 / 挺喜欢张艺兴的)."""
+        out: set[str] = set()
+        said = {ti.turn.index: ti.turn.content for ti in d.turns}
+        for m in mentions:
+            if (
+                m.etype != "person"
+                or len(m.text) != 2
+                or not m.text.startswith(self.analyzer.surnames)
+            ):
+                continue
+            text = said.get(m.turn, "")
+            nxt = text[m.end : m.end + 1]
+            if not nxt or not may_end_name(nxt):
+                continue
+            name = m.text + nxt
+            if sum(name in t for t in said.values()) >= 2:
+                out.add(name)
+        return out
 
     def _echoes(self, name: str, said: str) -> bool:
         """Whether another turn says ``name`` again: whole, or a person's name (3 or 4
