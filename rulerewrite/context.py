@@ -140,6 +140,15 @@ class Mention:
 new_mention = fast_init(Mention)
 _mention_at_turn = fast_replace(Mention, "turn")
 
+
+def said_mention(text: str, etype: str, turn: Turn, gram: str, start: int, source: str) -> Mention:
+    """A phrase a rule found whole at ``start`` of ``turn`` (a title asked for, a name the
+    reply repeated), as a mention headed by itself: not one the noun-phrase chunker made."""
+    return new_mention(
+        text, text, etype, turn.index, turn.role, gram, start, start + len(text), 0, source
+    )
+
+
 # the types that say nothing about what a phrase names (a noun chunk, an unknown word): a
 # verb of enjoying a work may make a title of one, 他/她 may take one only at a penalty
 UNKNOWN_TYPES = frozenset({"thing", "other"})
@@ -249,6 +258,19 @@ class Dialogue:
         if ss is None:
             ss = self._memo["sets"] = tuple(m for m in self.mentions() if m.is_set)
         return list(ss)
+
+    def turn_at(self, index: int) -> TurnInfo | None:
+        """The turn of the window with this history ``index`` (None when it was dropped or is
+        outside the window)."""
+        for ti in self.turns:
+            if ti.turn.index == index:
+                return ti
+        return None
+
+    def said(self, index: int) -> str:
+        """What the turn of the window with this history ``index`` says ("" for none)."""
+        ti = self.turn_at(index)
+        return "" if ti is None else ti.turn.content
 
     def last_user(self) -> TurnInfo | None:
         for ti in reversed(self.turns):
@@ -578,7 +600,7 @@ class ContextAnalyzer:
                 continue  # 你知道我在哪吗: a question about the speakers, not a topic
             if ftype == "person" and phrase.endswith((*self.human_heads, *self.role_ends)):
                 continue  # 网易老板是谁: a role; the person is who the reply names
-            s = text.index(phrase, s)
+            s = at  # where the phrase (without a measure word it opened with) was found
             e = s + len(phrase)
             inner = [t for t in toks if s <= t.start and t.end <= e]
             etype = ftype or self.type_by_suffix(phrase) or "thing"

@@ -105,7 +105,7 @@ class Comparison:
             return state
         members, anchor = group
         noun = self.mt.which_noun(text, parse)[0]
-        said = " ".join(ti.turn.content for ti in d.turns if ti.turn.index == anchor.turn)
+        said = d.said(anchor.turn)
         if noun and not (anchor.protected or noun in said):
             return state  # 哪个学校的 after 6号 … 34号: the choice is among schools, not them
         joined = _join(members)

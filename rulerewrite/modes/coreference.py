@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from rulerewrite.context import Mention, long_enough, new_mention
+from rulerewrite.context import Mention, long_enough, new_mention, said_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
@@ -22,6 +22,8 @@ from rulerewrite.modes.multiturn import (
     last_exchange,
     merge_nested,
     resolved,
+    rule_pattern,
+    rule_words,
     salient,
 )
 from rulerewrite.result import Step
@@ -111,9 +113,7 @@ class Coreference:
         self.whole_len = (
             (int(whole.get("min_len", 2)), int(whole.get("max_len", 8))) if whole else (0, -1)
         )
-        self.reply_refs = (
-            frozenset(str(w) for w in (whole.get("reply_refs") or [])) if whole else ()
-        )
+        self.reply_refs = rule_words(whole, "reply_refs")
         self.reply_max_len = int(whole.get("reply_max_len", 0)) if whole else 0
         # 这本书 / 这个星座: the title the last exchange named (``title_reference``)
         title = lexicon.rule("coreference", "title_reference")
@@ -137,39 +137,28 @@ class Coreference:
         # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
         # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
         lone = lexicon.rule("coreference", "lone_antecedent")
-        lone_data: dict[str, Any] = dict(lone.data) if lone is not None else {}
-
-        def words(key: str) -> frozenset[str]:
-            return frozenset(str(w) for w in (lone_data.get(key) or []))
-
         self.lone_source = lone.source if lone is not None else ""
-        self.lone_pronouns = words("pronouns")
-        self.lone_margin = float(lone_data.get("margin", 1.0))
-        self.lone_kinds = words("salient")
-        self.lone_statement_kinds = words("statement_salient")
-        self.lone_common = int(lone_data.get("common_freq", 0))
-        self.lone_not_human = words("not_human_types")
-        self.lone_not_types = words("not_types")
-        self.lone_not_pos = frozenset(f"pos:{t}" for t in words("not_pos"))
-        self.lone_not_heads = tuple(sorted(words("not_heads")))
-        before = str(lone_data.get("predicate_before") or "")
-        self.lone_predicate = re.compile(f"(?:{before})$") if before else None
+        self.lone_pronouns = rule_words(lone, "pronouns")
+        self.lone_margin = float(lone.get("margin", 1.0)) if lone is not None else 1.0
+        self.lone_kinds = rule_words(lone, "salient")
+        self.lone_statement_kinds = rule_words(lone, "statement_salient")
+        self.lone_common = int(lone.get("common_freq", 0)) if lone is not None else 0
+        self.lone_not_human = rule_words(lone, "not_human_types")
+        self.lone_not_types = rule_words(lone, "not_types")
+        self.lone_not_pos = frozenset(f"pos:{t}" for t in rule_words(lone, "not_pos"))
+        self.lone_not_heads = tuple(sorted(rule_words(lone, "not_heads")))
+        self.lone_predicate = rule_pattern(lone, "predicate_before", ending=True)
         # 男的女的 / 王凯是男的 / 你看过他的电视剧吗: in a narrative statement 他 / 她 take the
         # one name the last exchange said (rules/coreference.yaml ``statement_person``)
         sp = lexicon.rule("coreference", "statement_person")
         self.sp_source = sp.source if sp is not None else ""
-        self.sp_pronouns = (
-            frozenset(str(w) for w in (sp.get("pronouns") or [])) if sp else frozenset()
-        )
-        self.sp_types = frozenset(str(w) for w in (sp.get("types") or [])) if sp else frozenset()
+        self.sp_pronouns = rule_words(sp, "pronouns")
+        self.sp_types = rule_words(sp, "types")
         self.sp_margin = float(sp.get("margin", 1.0)) if sp is not None else 1.0
-        self.sp_not = frozenset(str(w) for w in (sp.get("not_names") or [])) if sp else frozenset()
-        after = str(sp.get("not_after") or "") if sp is not None else ""
+        self.sp_not = rule_words(sp, "not_names")
         self.sp_whole = bool(sp.get("whole_reply")) if sp is not None else False
-        self.sp_whole_not_pos = (
-            frozenset(str(w) for w in (sp.get("whole_not_pos") or [])) if sp else frozenset()
-        )
-        self.sp_not_after = re.compile(after) if after else None
+        self.sp_whole_not_pos = rule_words(sp, "whole_not_pos")
+        self.sp_not_after = rule_pattern(sp, "not_after")
         unseen = lexicon.rule("coreference", "unseen_name")
         self.unseen_source = unseen.source if unseen is not None else ""
         self.unseen_max = int(unseen.get("max_len", 3)) if unseen is not None else 3
@@ -178,8 +167,7 @@ class Coreference:
             if unseen is not None
             else frozenset()
         )
-        called = str(unseen.get("called") or "") if unseen is not None else ""
-        self.unseen_called = re.compile(called) if called else None
+        self.unseen_called = rule_pattern(unseen, "called")
         # single-character surnames (a name opens with one the segmenter left on its own)
         self.unseen_surnames = frozenset(x for x in self.mt.analyzer.surnames if len(x) == 1)
         # 时崎狂三 / 时崎狂三酱 / 我要她的资料: what the reply repeats of the user's turn
@@ -187,40 +175,29 @@ class Coreference:
         echo = lexicon.rule("coreference", "exchange_echo")
         echo_data: dict[str, Any] = dict(echo.data) if echo is not None else {}
         self.echo_source = echo.source if echo is not None else ""
-        self.echo_pronouns = frozenset(str(w) for w in (echo_data.get("pronouns") or []))
+        self.echo_pronouns = rule_words(echo, "pronouns")
         self.echo_len = (int(echo_data.get("min_len", 2)), int(echo_data.get("max_len", 8)))
         self.echo_common = int(echo_data.get("common_freq", 1000))
         self.echo_rare = int(echo_data.get("rare_freq", 5))
-        not_chars = str(echo_data.get("not_chars") or "")
-        self.echo_not = re.compile(not_chars) if not_chars else None
+        self.echo_not = rule_pattern(echo, "not_chars")
+        self.echo_not_after = rule_pattern(echo, "not_after", ending=True)
         self.echo_latin = int(echo_data.get("min_latin", 3))
         loved = lexicon.rule("coreference", "loved_one")
         self.loved_source = loved.source if loved is not None else ""
         self.loved_frame = loved.pattern if loved is not None else None
-        self.loved_pronouns = (
-            frozenset(str(w) for w in (loved.get("pronouns") or [])) if loved else frozenset()
-        )
+        self.loved_pronouns = rule_words(loved, "pronouns")
         self.loved_heads = (
             tuple(str(w) for w in (loved.get("heads") or [])) if loved is not None else ()
         )
         req = lexicon.rule("coreference", "requested_work")
         self.request_source = req.source if req is not None else ""
         self.request_frame = req.pattern if req is not None else None
-        self.request_refs = (
-            frozenset(str(w) for w in (req.get("refs") or [])) if req else frozenset()
-        )
-        not_title = str(req.get("not_title") or "") if req is not None else ""
-        self.request_not = re.compile(not_title) if not_title else None
+        self.request_refs = rule_words(req, "refs")
+        self.request_not = rule_pattern(req, "not_title")
         animal = lexicon.rule("coreference", "lone_animal")
         self.animal_source = animal.source if animal is not None else ""
-        self.animal_pronouns = (
-            frozenset(str(w) for w in (animal.get("pronouns") or [])) if animal else frozenset()
-        )
-        self.animals = (
-            frozenset(str(w) for w in (animal.get("animals") or [])) if animal else frozenset()
-        )
-        not_after = str(echo_data.get("not_after") or "")
-        self.echo_not_after = re.compile(f"(?:{not_after})$") if not_after else None
+        self.animal_pronouns = rule_words(animal, "pronouns")
+        self.animals = rule_words(animal, "animals")
         who_frame = lexicon.rule("context", "topic_who")
         self.person_frame = who_frame.source if who_frame is not None else None
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
@@ -637,18 +614,7 @@ class Coreference:
                     # 累的跟男人一样 / 唱首征服: no noun last; 随便放首歌 / 多运动: advice
                     continue
             start = turn.content.find(phrase)
-            return new_mention(
-                phrase,
-                phrase,
-                "thing",
-                turn.index,
-                turn.role,
-                "topic",
-                start,
-                start + len(phrase),
-                0,
-                self.whole_source,
-            )
+            return said_mention(phrase, "thing", turn, "topic", start, self.whole_source)
         return None
 
     def _lone_antecedent(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
@@ -739,7 +705,7 @@ class Coreference:
         if len(near) > 1 and near[0].score - near[1].score < self.sp_margin:
             return None
         m = near[0].mention
-        said = next((ti.turn.content for ti in d.turns if ti.turn.index == m.turn), "")
+        said = d.said(m.turn)
         rest = said[m.end : m.end + 2]
         if rest[:1] and may_end_name(rest[:1]) and not _CJK.match(rest[1:]):
             return None  # 旗木卡卡/西 at the end of the turn: jieba cut the name short
@@ -894,18 +860,7 @@ class Coreference:
         theirs = last.turn.content[at : at + len(phrase)]
         if sum(c.isupper() for c in theirs) > sum(c.isupper() for c in phrase):
             phrase = theirs  # c罗 / C罗是…: the name as written with its capitals
-        return new_mention(
-            phrase,
-            phrase,
-            "thing",
-            asked.turn.index,
-            asked.turn.role,
-            "topic",
-            start,
-            start + len(phrase),
-            0,
-            self.echo_source,
-        )
+        return said_mention(phrase, "thing", asked.turn, "topic", start, self.echo_source)
 
     def _loved_one(self, state: State, d: Any, text: str, ref: Ref) -> Mention | None:
         """The person the user's last turn said they like (rules/coreference.yaml ``loved_one``:
@@ -959,18 +914,7 @@ class Coreference:
             if (self.request_not is not None and self.request_not.search(title)) or title in text:
                 continue
             at = ti.turn.content.find(title)
-            return new_mention(
-                title,
-                title,
-                "work",
-                ti.turn.index,
-                ti.turn.role,
-                "obj",
-                at,
-                at + len(title),
-                0,
-                self.request_source,
-            )
+            return said_mention(title, "work", ti.turn, "obj", at, self.request_source)
         return None
 
     def _title_turn(self, state: State, text: str) -> Mention | None:
@@ -1002,18 +946,7 @@ class Coreference:
             ):
                 continue  # 帅爆: a comment, not a title (知更鸟, a rare word, may end one)
             at = turn.content.find(phrase)
-            return new_mention(
-                phrase,
-                phrase,
-                "work",
-                turn.index,
-                turn.role,
-                "topic",
-                at,
-                at + len(phrase),
-                0,
-                self.title_source,
-            )
+            return said_mention(phrase, "work", turn, "topic", at, self.title_source)
         return None
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
@@ -1035,18 +968,7 @@ class Coreference:
         word, (ti, t) = next(iter(found.items()))
         if word in text:
             return None
-        return new_mention(
-            word,
-            word,
-            "thing",
-            ti.turn.index,
-            ti.turn.role,
-            "topic",
-            t.start,
-            t.start + len(word),
-            0,
-            self.animal_source,
-        )
+        return said_mention(word, "thing", ti.turn, "topic", t.start, self.animal_source)
 
     def _name_like(self, words: list[Any]) -> bool:
         """The words of an echoed stretch look like a name (rules/coreference.yaml
@@ -1071,28 +993,15 @@ class Coreference:
 
     def _unseen(self, name: str, ti: Any, start: int) -> Mention:
         """The mention of an unseen name said at ``start`` of turn ``ti`` (unseen_name)."""
-        return new_mention(
-            name,
-            name,
-            "person",
-            ti.turn.index,
-            ti.turn.role,
-            "dep",
-            start,
-            start + len(name),
-            0,
-            self.unseen_source,
-        )
+        return said_mention(name, "person", ti.turn, "dep", start, self.unseen_source)
 
     def _after_surname(self, d: Any, m: Mention) -> bool:
         """吴/一帆: the phrase follows a surname the segmenter left on its own, so it is the
         given name of a person jieba cut, not a thing of its own."""
-        for ti in d.turns:
-            if ti.turn.index == m.turn:
-                return any(
-                    t.end == m.start and t.text in self.unseen_surnames for t in ti.parse.tokens
-                )
-        return False
+        ti = d.turn_at(m.turn)
+        return ti is not None and any(
+            t.end == m.start and t.text in self.unseen_surnames for t in ti.parse.tokens
+        )
 
     def _said_as_predicate(self, d: Any, window: set[int], word: str) -> bool:
         """那你也别乐意 / 周末去爬山了: a word the last exchange says after a negation, a degree
@@ -1182,18 +1091,7 @@ class Coreference:
         if gender is not None and self.gender_of(np) not in (None, gender):
             return None
         s = fm.start("np")
-        return new_mention(
-            np,
-            np,
-            "person",
-            last.turn.index,
-            last.turn.role,
-            "obj",
-            s,
-            s + len(np),
-            0,
-            self.who_source,
-        )
+        return said_mention(np, "person", last.turn, "obj", s, self.who_source)
 
     def gender_of(self, head: str) -> str | None:
         """帅哥 -> male, 闺蜜 -> female, 朋友 -> None (rules/coreference.yaml ``gender``)."""

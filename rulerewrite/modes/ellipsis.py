@@ -14,7 +14,7 @@ from rulerewrite.context import (
     TurnInfo,
     new_mention,
 )
-from rulerewrite.lexicon import Lexicon, Rule
+from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     NAMED_TYPES,
@@ -26,6 +26,7 @@ from rulerewrite.modes.multiturn import (
     names_a_thing,
     new_candidate,
     resolved,
+    rule_pattern,
     salient,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
@@ -158,13 +159,13 @@ class Ellipsis:
             if self.wh_rule is not None
             else "^$"
         )
-        self.wh_end = _rule_pattern(self.wh_rule, "drop_end")
+        self.wh_end = rule_pattern(self.wh_rule, "drop_end")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
         self.wh_kinds = frozenset(str(k) for k in kinds or ())
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
         heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
-        self.identity_by = _rule_pattern(self.identity_rule, "by")
-        self.identity_unknown = _rule_pattern(self.identity_rule, "unknown")
+        self.identity_by = rule_pattern(self.identity_rule, "by")
+        self.identity_unknown = rule_pattern(self.identity_rule, "unknown")
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
@@ -178,12 +179,12 @@ class Ellipsis:
             if (r := lexicon.rule("completeness", rid)) is not None and r.pattern is not None
         ]
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
-        self.opinion_question = _rule_pattern(self.opinion_rule, "question")
-        self.opinion_bare = _rule_pattern(self.opinion_rule, "bare_question")
+        self.opinion_question = rule_pattern(self.opinion_rule, "question")
+        self.opinion_bare = rule_pattern(self.opinion_rule, "bare_question")
         self.offer_rule = lexicon.rule("completeness", "offered")
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
-        self.weather_report = _rule_pattern(self.weather_rule, "report")
+        self.weather_report = rule_pattern(self.weather_rule, "report")
         weather = self.weather_rule
         self.weather_elsewhere = (
             tuple(str(w) for w in (weather.get("not_inside") or ())) if weather else ()
@@ -201,21 +202,21 @@ class Ellipsis:
         self.what_else = lexicon.rule("completeness", "ne_what_else")
         self.what_else_words = self.mt.wordset("ne_what_else")
         bare_ne = lexicon.rule("completeness", "bare_ne")
-        self.ne_time = _rule_pattern(bare_ne, "time")
-        self.ne_rank = _rule_pattern(bare_ne, "rank")
-        self.ne_rank_end = _rule_pattern(bare_ne, "rank_end")
+        self.ne_time = rule_pattern(bare_ne, "time")
+        self.ne_rank = rule_pattern(bare_ne, "rank")
+        self.ne_rank_end = rule_pattern(bare_ne, "rank_end")
         weather_ne = lexicon.rule("completeness", "ne_weather")
         self.ne_weather_words = tuple(sorted(self.mt.wordset("ne_weather"), key=len, reverse=True))
-        self.ne_weather_how = _rule_pattern(weather_ne, "how") or re.compile("$^")
+        self.ne_weather_how = rule_pattern(weather_ne, "how") or re.compile("$^")
         self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
         self.who_rule = lexicon.rule("completeness", "answer_who")
-        self.who_question = _rule_pattern(self.who_rule, "question")
+        self.who_question = rule_pattern(self.who_rule, "question")
         # the question forms, in order: X和你啥关系, 你和X啥关系 (before X是什么关系 reads
         # 你和X as the subject), X是谁, 什么是X
         self.who_questions = tuple(
             p
             for key in ("relation", "relation_you_first", "question", "question_first")
-            if (p := _rule_pattern(self.who_rule, key)) is not None
+            if (p := rule_pattern(self.who_rule, key)) is not None
         )
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
         self.who_self = frozenset(
@@ -249,7 +250,7 @@ class Ellipsis:
         self.quiet_min = float(quiet.get("min_score", 0) or 0)
         self.quiet_not_verbs = tuple(str(v) for v in quiet.get("not_verbs") or ())
         self.show_rule = lexicon.rule("completeness", "show_one")
-        self.show_asked = _rule_pattern(self.show_rule, "asked")
+        self.show_asked = rule_pattern(self.show_rule, "asked")
         show = self.show_rule
         self.show_verbs = frozenset(
             "".join(str(v) for v in (show.get("verbs") or ())) if show else ""
@@ -267,19 +268,19 @@ class Ellipsis:
         self.own_negations = tuple(
             sorted((str(w) for w in ((own.get("negations") or ()) if own else ())), key=len)[::-1]
         )
-        self.own_asked_pre = _rule_pattern(own, "asked_pre")
-        self.own_asked_end = _rule_pattern(own, "asked_end")
-        self.own_said_pre = _rule_pattern(own, "said_pre")
+        self.own_asked_pre = rule_pattern(own, "asked_pre")
+        self.own_asked_end = rule_pattern(own, "asked_end")
+        self.own_said_pre = rule_pattern(own, "said_pre")
         self.own_max = int((own.get("max_object") if own else 0) or 10)
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         self.request_rule = lexicon.rule("completeness", "request_one")
-        self.request_count = _rule_pattern(self.request_rule, "count")
+        self.request_count = rule_pattern(self.request_rule, "count")
         self.said_again_rule = lexicon.rule("completeness", "said_again")
         again = self.said_again_rule
         self.said_again_min = int((again.get("min_len") if again else 0) or 2)
         self.said_again_lead = int((again.get("min_lead") if again else 0) or 2)
-        self.said_again_not_lead = _rule_pattern(again, "not_in_turn")
-        self.said_again_drop = _rule_pattern(again, "drop_lead")
+        self.said_again_not_lead = rule_pattern(again, "not_in_turn")
+        self.said_again_drop = rule_pattern(again, "drop_lead")
 
     def applies(self, state: State) -> bool:
         if state.features.length > self.max_len * 2:
@@ -2537,13 +2538,6 @@ def _same_kind_named(parse: Parse, phrase: str) -> bool:
         and kind_of(t.pos, t.text) == "NOUN"
         for t in parse.tokens
     )
-
-
-def _rule_pattern(rule: Rule | None, key: str) -> re.Pattern[str] | None:
-    """The regular expression a rule gives under ``key`` (besides its ``pattern``), compiled
-    once when the mode is built; None when the rule or the key is absent."""
-    value = rule.get(key) if rule is not None else None
-    return re.compile(str(value)) if value else None
 
 
 def _after_aspect(toks: list[Any], j: int) -> int:

@@ -28,9 +28,10 @@ from rulerewrite.context import (
     TurnInfo,
     long_enough,
     new_mention,
+    said_mention,
 )
 from rulerewrite.fastinit import fast_init, fast_replace
-from rulerewrite.lexicon import Lexicon
+from rulerewrite.lexicon import Lexicon, Rule
 from rulerewrite.memo import FifoMemo
 from rulerewrite.modes.base import State
 from rulerewrite.result import new_entity, new_step
@@ -538,18 +539,7 @@ class MultiTurn:
         ):
             # 你爱看什么动漫 / 名侦探柯南: the title is the whole answer, whatever its pieces
             start = ti.turn.content.find(whole)
-            return new_mention(
-                whole,
-                whole,
-                "work",
-                ti.turn.index,
-                ti.turn.role,
-                "topic",
-                start,
-                start + len(whole),
-                0,
-                "answer",
-            )
+            return said_mention(whole, "work", ti.turn, "topic", start, "answer")
         return best
 
     def is_statement(self, text: str) -> bool:
@@ -807,11 +797,11 @@ class MultiTurn:
             ):
                 continue  # 发个红包 / 吃火锅: a verb and its object (花泽香菜: 花 is no verb here)
             names.add(name)
+        names |= self._said_three(d, mentions)
+        given = frozenset(names)
         # a title a topic frame took whole (你知道你好旧时光吗: 你好 / 旧时光 to jieba), said
         # whole again in another turn: its pieces there are the title too
         frames = self.analyzer.topic_sources
-        names |= self._said_three(d, mentions)
-        given = frozenset(names)
         for m in mentions:
             if (
                 m.source in frames
@@ -822,7 +812,6 @@ class MultiTurn:
                 names.add(m.text)
         if not names:
             return mentions, _NO_NAMES
-        said = {ti.turn.index: ti.turn.content for ti in d.turns}
         src = self.analyzer.whole_turn_source
         out = []
         for m in mentions:
@@ -831,8 +820,7 @@ class MultiTurn:
                     continue
                 if n not in given and m.etype not in UNKNOWN_TYPES:
                     continue  # 张学友 in a title with it: a name of its own
-                text = said.get(m.turn, "")
-                at = text.find(n, max(0, m.end - len(n)))
+                at = d.said(m.turn).find(n, max(0, m.end - len(n)))
                 if 0 <= at <= m.start and m.end <= at + len(n):
                     etype = m.etype
                     if etype in UNKNOWN_TYPES | {"place"} and self._surname_name(n):
@@ -851,7 +839,6 @@ class MultiTurn:
         person mention opening with a family name, the character after it able to end a name,
         and the three said in two turns of the window (我是张艺兴的 / 挺喜欢张艺兴的)."""
         out: set[str] = set()
-        said = {ti.turn.index: ti.turn.content for ti in d.turns}
         for m in mentions:
             if (
                 m.etype != "person"
@@ -859,12 +846,11 @@ class MultiTurn:
                 or not m.text.startswith(self.analyzer.surnames)
             ):
                 continue
-            text = said.get(m.turn, "")
-            nxt = text[m.end : m.end + 1]
+            nxt = d.said(m.turn)[m.end : m.end + 1]
             if not nxt or not may_end_name(nxt):
                 continue
             name = m.text + nxt
-            if sum(name in t for t in said.values()) >= 2:
+            if sum(name in ti.turn.content for ti in d.turns) >= 2:
                 out.add(name)
         return out
 
@@ -1180,6 +1166,21 @@ _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
 
 
 _WHO = re.compile(r"谁|哪位")
+
+
+def rule_pattern(rule: Rule | None, key: str, *, ending: bool = False) -> re.Pattern[str] | None:
+    """The regular expression a rule gives under ``key`` (besides its ``pattern``), compiled
+    once when the mode is built (``ending``: anchored to the end of what it searches); None
+    when the rule or the key is absent."""
+    value = rule.get(key) if rule is not None else None
+    if not value:
+        return None
+    return re.compile(f"(?:{value})$" if ending else str(value))
+
+
+def rule_words(rule: Rule | None, key: str) -> frozenset[str]:
+    """The words a rule lists under ``key`` (empty when the rule or the key is absent)."""
+    return frozenset(str(w) for w in ((rule.get(key) or ()) if rule is not None else ()))
 
 
 def _who_answer(d: Dialogue) -> int | None:
