@@ -15,6 +15,7 @@ from rulerewrite.text.builtin_parser import (
     is_question_word,
     noun_phrases,
     surnames_of,
+    unseen_names,
 )
 from rulerewrite.text.parse import Parse, Parser
 from rulerewrite.text.segment import Segmenter
@@ -149,6 +150,30 @@ def test_doubled_adverbs_adjectives_and_laughter_are_no_pet_name(
 ) -> None:
     toks = parser.parse(text).tokens
     assert not any(len(t.text) == 2 and t.text[0] == t.text[1] and t.pos == "nr" for t in toks)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("我梦到了刘振", [("刘振", 4)]),  # surname + a character that may end a name
+        ("昨天见到周冬雨了", [("周冬雨", 4)]),  # surname + a word: 3 characters in all
+        ("易烊千玺的新歌", []),  # more pieces than a name of 3 holds
+        ("C罗最佳", []),  # the surname character ends a Latin word
+        ("格格也来了", [("格格", 0)]),  # a doubled character, one token
+        ("我和瑶瑶去逛街", [("瑶瑶", 2)]),  # a doubled character jieba split
+        ("哈哈你真逗", []),  # laughter is listed as not_doubled
+        ("他说的对", []),
+    ],
+)
+def test_unseen_names_are_found_in_the_pieces_the_parser_leaves(
+    parser: BuiltinParser, text: str, found: list[tuple[str, int]]
+) -> None:
+    singles = frozenset(x for x in parser.surnames if len(x) == 1)
+    toks = parser.parse(text).tokens
+    names = unseen_names(
+        toks, surnames=singles, max_len=3, not_doubled=frozenset("哈"), known=parser.segmenter.freq
+    )
+    assert list(names) == found
 
 
 def test_parse_is_cached_and_parse_many_keeps_order(parser: BuiltinParser) -> None:

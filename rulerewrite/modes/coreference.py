@@ -27,7 +27,7 @@ from rulerewrite.modes.multiturn import (
     salient,
 )
 from rulerewrite.result import Step
-from rulerewrite.text.builtin_parser import kind_of, may_end_name
+from rulerewrite.text.builtin_parser import kind_of, may_end_name, unseen_names
 
 NAMED = ("person", "place", "org", "product", "code")
 
@@ -732,59 +732,19 @@ class Coreference:
         found: dict[str, Mention] = {}
         said: dict[str, int] = {}
         for ti in d.turns:
-            toks = [t for t in ti.parse.tokens if t.text.strip()]
             seen_here: set[str] = set()
-            for i, t in enumerate(toks):
-                name = ""
-                if t.text in self.unseen_surnames:
-                    name = t.text
-                    j = i + 1
-                    while (
-                        j < len(toks)
-                        and toks[j].start == toks[j - 1].end
-                        and len(name) + len(toks[j].text) <= self.unseen_max
-                        and all(may_end_name(c) for c in toks[j].text)
-                    ):
-                        name += toks[j].text
-                        j += 1
-                    if (
-                        len(name) < 2
-                        or self.segmenter.freq(name) > 0
-                        # 易/烊/千/玺: more pieces follow than a name of max_len holds
-                        or (
-                            j < len(toks)
-                            and toks[j].start == toks[j - 1].end
-                            and may_end_name(toks[j].text)
-                        )
-                        # C罗最佳: the surname character ends a Latin word
-                        or (i > 0 and toks[i - 1].end == t.start and toks[i - 1].text.isascii())
-                    ):
-                        continue
-                elif (
-                    len(t.text) == 2
-                    and t.text[0] == t.text[1]
-                    and may_end_name(t.text[0])
-                    and t.text[0] not in self.unseen_not_doubled
-                ):
-                    name = t.text
-                elif (
-                    # 瑶/瑶: the segmenter split the doubled character
-                    i + 1 < len(toks)
-                    and toks[i + 1].text == t.text
-                    and toks[i + 1].start == t.end
-                    and may_end_name(t.text)
-                    and t.text not in self.unseen_not_doubled
-                    and (i == 0 or toks[i - 1].text != t.text)
-                    and (i + 2 >= len(toks) or toks[i + 2].text != t.text)
-                ):
-                    name = t.text * 2
-                else:
-                    continue
+            for name, at in unseen_names(
+                ti.parse.tokens,
+                surnames=self.unseen_surnames,
+                max_len=self.unseen_max,
+                not_doubled=self.unseen_not_doubled,
+                known=self.segmenter.freq,
+            ):
                 if name in text:
                     continue
                 seen_here.add(name)
                 if ti.turn.index in window and name not in found:
-                    found[name] = self._unseen(name, ti, t.start)
+                    found[name] = self._unseen(name, ti, at)
             if self.unseen_called is not None and ti.turn.index in window:
                 for fm in self.unseen_called.finditer(ti.turn.content):
                     name = fm.group("name")

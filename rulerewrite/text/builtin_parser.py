@@ -20,7 +20,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -294,6 +294,78 @@ def _merge_names(pairs: list[tuple[str, str]], surnames: frozenset[str]) -> list
         out.append((w, t))
         i += 1
     return out
+
+
+def unseen_names(
+    tokens: Sequence[Token],
+    *,
+    surnames: frozenset[str],
+    max_len: int,
+    not_doubled: frozenset[str],
+    known: Callable[[str], int],
+) -> Iterator[tuple[str, int]]:
+    """Personal names the segmenter does not know, as ``(name, start)`` in text order, from the
+    pieces it left (what :func:`_merge_names` does not join, being unsure out of context; the
+    coreference mode accepts one when 他 / 她 has nothing else to point at):
+
+    - a single-character family name in ``surnames`` and the tokens right after it while each
+      of their characters may end a name, ``max_len`` characters in all, the whole no word
+      ``known`` gives a frequency (刘/振, 周/冬雨); not when more such pieces follow
+      (易/烊/千/玺 with ``max_len`` 3) or the family name ends a Latin word (C罗);
+    - a doubled character, as one token or two (格格, 瑶/瑶), not one of ``not_doubled``
+      (interjections and baby talk: 哈哈, 看看).
+
+    Example:
+        >>> toks = [Token(k, w, "x", -1, "dep", k, k + 1) for k, w in enumerate("我梦到刘振了")]
+        >>> list(unseen_names(toks, surnames=frozenset("刘"), max_len=3,
+        ...                   not_doubled=frozenset(), known=lambda w: 0))
+        [('刘振', 3)]
+    """
+    toks = [t for t in tokens if t.text.strip()]
+    for i, t in enumerate(toks):
+        if t.text in surnames:
+            name = t.text
+            j = i + 1
+            while (
+                j < len(toks)
+                and toks[j].start == toks[j - 1].end
+                and len(name) + len(toks[j].text) <= max_len
+                and all(may_end_name(c) for c in toks[j].text)
+            ):
+                name += toks[j].text
+                j += 1
+            if (
+                len(name) < 2
+                or known(name) > 0
+                # 易/烊/千/玺: more pieces follow than a name of max_len holds
+                or (
+                    j < len(toks)
+                    and toks[j].start == toks[j - 1].end
+                    and may_end_name(toks[j].text)
+                )
+                # C罗最佳: the surname character ends a Latin word
+                or (i > 0 and toks[i - 1].end == t.start and toks[i - 1].text.isascii())
+            ):
+                continue
+            yield name, t.start
+        elif (
+            len(t.text) == 2
+            and t.text[0] == t.text[1]
+            and may_end_name(t.text[0])
+            and t.text[0] not in not_doubled
+        ):
+            yield t.text, t.start
+        elif (
+            # 瑶/瑶: the segmenter split the doubled character
+            i + 1 < len(toks)
+            and toks[i + 1].text == t.text
+            and toks[i + 1].start == t.end
+            and may_end_name(t.text)
+            and t.text not in not_doubled
+            and (i == 0 or toks[i - 1].text != t.text)
+            and (i + 2 >= len(toks) or toks[i + 2].text != t.text)
+        ):
+            yield t.text * 2, t.start
 
 
 # tags of a doubled character that makes a pet name (君君 / 康康), not a reduplicated
