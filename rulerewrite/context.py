@@ -316,6 +316,10 @@ class ContextAnalyzer:
         self.surnames: tuple[str, ...] = tuple(sorted(surnames_of(lexicon), key=lambda x: -len(x)))
         self.translit_chars: frozenset[str] = frozenset()
         self.translit_min = 3
+        # dictionary names that are a phrase of their own: the words before them are no part
+        # (rules/context.yaml ``entity_phrase``)
+        ep = lexicon.rule("context", "entity_phrase")
+        self.own_phrase_types = frozenset(map(str, ep.get("types") or ())) if ep else frozenset()
         suffixes: list[tuple[str, str]] = []
         chitchat: list[tuple[re.Pattern[str], str]] = []
         self.topic_frames: list[tuple[re.Pattern[str], str, str | None]] = []
@@ -545,6 +549,8 @@ class ContextAnalyzer:
             for ds, de, dt, dsrc in dict_spans:
                 if ds <= head.start and head.end <= de:
                     etype, src, prot = dt, dsrc, True
+                    if dt in self.own_phrase_types and s < ds:
+                        s, phrase = ds, text[ds:e]  # 感觉/蔡徐坤, 锦鲤/杨超越: the name alone
             gram = head.rel if head.rel in ("subj", "obj", "coo") else "dep"
             if gram == "subj" and any(t.rel == "subj" and t.i > head.i for t in toks):
                 gram = "topic"
@@ -552,6 +558,12 @@ class ContextAnalyzer:
             # named modifiers inside the phrase (深圳 in 深圳的落户条件), not the pieces of a
             # word it was widened over (陈婉 of 陈婉/婷)
             for t in toks[a0 : b0 - 1]:
+                whole = next((x for x in dict_spans if x[:2] == (t.start, t.end)), None)
+                if whole is not None:
+                    # a dictionary entity modifying the head (海绵宝宝动画): typed by the
+                    # dictionary, yet not salient as an entity on its own
+                    out.append((t.start, t.end, t.text, t.text, whole[2], whole[3] + "|att", False))
+                    continue
                 sub = ENTITY_TYPES_OF_POS.get(t.pos)
                 if sub in ("person", "place", "org", "product") and t.text not in self.non_entity:
                     out.append((t.start, t.end, t.text, t.text, sub, f"pos:{t.pos}|att", False))

@@ -782,6 +782,10 @@ class Ellipsis:
             # the topic the user asked about and the answer took up is not rivalled by what
             # the answer mentions in passing (财务部 in 由部门经理和财务部审批)
             rivals = [c for c in rivals if _EXCHANGE in c.why or _BY_USER in c.why]
+        elif _FRAMED_LEAD in best.why:
+            # 你知道三体吗 / 刘慈欣写的科幻小说: what the user asked about by name is not
+            # rivalled by a name the answer says in passing (its author, a character)
+            rivals = [c for c in rivals if _BY_USER in c.why or "repeated" in c.why]
         return not rivals or best.score - rivals[0].score >= self.margin
 
     def _quiet_reply(self, cands: list[Any], d: Dialogue, before: str) -> bool:
@@ -2453,6 +2457,8 @@ _INTO = "在进到去往放"
 _CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
 _BY_USER = "named by the user"
+# the subject of the last user turn, said in a topic frame (你知道X吗)
+_FRAMED_LEAD = "subject of last user turn, topic frame"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
 _SAYS_NOTHING = re.compile(r"^(?:[啊呀吗么嘛吧的哦呢滴]|真的|吗|不是)*$")

@@ -1366,7 +1366,8 @@ def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> b
         return False
     top = cands[0]
     a = top.mention
-    if set_rivals(cands, d):
+    rivals = set_rivals(cands, d)
+    if rivals and not _user_echo(top, rivals):
         return True  # A和B哪个… then 它: the members are equally plausible by construction
     if not (a.protected or a.etype in NAMED_TYPES):
         return False
@@ -1374,6 +1375,8 @@ def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> b
         b = c.mention
         if b.etype != a.etype or not (b.protected or b.etype in NAMED_TYPES):
             continue
+        if _user_echo(top, [c]):
+            continue  # 姚明 / 姚明和易建联都是中锋: the user's name, the reply's set around it
         if any(a.text in s.members and b.text in s.members for s in d.sets()):
             return True
         if "named by the user" in top.why and "named by the user" not in c.why:
@@ -1381,6 +1384,20 @@ def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> b
         if a.turn == b.turn and top.score - c.score < margin:
             return True
     return False
+
+
+_BY_USER = "named by the user"  # a why-note of rank: said in the last user turn
+_OWN_NAMES = frozenset({"person", "work"})  # names that are a referent of their own
+
+
+def _user_echo(top: Candidate, others: list[Candidate]) -> bool:
+    """The best candidate is what the user named and the reply repeated, and none of the
+    others was named by the user: 姚明 / 姚明和易建联都是中锋 -> 他 is 姚明, no tie."""
+    return (
+        _BY_USER in top.why
+        and "repeated" in top.why
+        and not any(_BY_USER in c.why for c in others if c is not top)
+    )
 
 
 _COMPOUND_MARGIN = 3.0  # how much worse a compound name may score than its piece
@@ -1441,10 +1458,18 @@ def merge_nested(
         if not around:
             out.append(c)
             continue
+        # 你看海绵宝宝么 / 喜欢看海绵宝宝动画: a person or a work the user named is not absorbed
+        # by a longer phrase only the reply said
+        mine = (
+            c.mention.etype in _OWN_NAMES
+            and (c.mention.protected or c.mention.source.startswith("dictionaries/"))
+            and _BY_USER in c.why
+        )
         wider = [
             o
             for o in around
-            if (
+            if not (mine and _BY_USER not in o.why)
+            and (
                 o.score >= c.score - margin
                 # the full name both said ends with the piece (安享一生终身寿险 / 终身寿险)
                 or (o.mention.source == SHARED and o.mention.text.endswith(c.mention.text))
