@@ -318,6 +318,13 @@ class MultiTurn:
         for k in (3, 2):
             if len(word) > k and word[:k] in self.category_nouns and seg.freq(word[k:] + after):
                 return 0, k
+        if (
+            len(word) == 2
+            and word[0] in self.category_nouns
+            and seg.freq(word[1])
+            and after[:1] in _VERB_AFTER
+        ):
+            return 0, 1  # 这本书写的 / 这首歌唱得: jieba made 书写 / 歌唱 of the noun and its verb
         return 0, len(word)
 
     def _with_noun(self, r: Ref, text: str, parse: Parse) -> Ref:
@@ -1162,6 +1169,8 @@ _SUBJECTS = frozenset({"subj", "topic"})
 _NOTHING: frozenset[str] = frozenset()
 _UNSEEN: Any = object()  # a pair the shared-span memo has not seen
 _TOPICAL = frozenset({"NOUN", "OTHER"})
+# what follows a verb glued to the noun before it (书写的 / 歌唱得 / 剧演了)
+_VERB_AFTER = frozenset("的得了过着")
 _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
 
 
