@@ -197,3 +197,15 @@ def test_bundled_drop_words_are_jieba_dictionary_words(rewriter) -> None:  # typ
         assert plain.freq(word) > 0, word  # a word the dictionary lacks would be a no-op
         assert rewriter.lexicon.segmenter.freq(word) == 0, word
         assert word not in rewriter.lexicon.segmenter.cut(word + "说")
+
+
+def test_bundled_add_words_are_words_jieba_cuts_and_stay_whole(rewriter) -> None:  # type: ignore[no-untyped-def]
+    # rules/segment.yaml add: only words jieba cuts (one it has would change its frequency and
+    # so the segmentation around it: 统一 is a verb), each kept whole with its tag afterwards
+    rule = rewriter.lexicon.rule("segment", "add")
+    assert rule is not None
+    plain = Segmenter()
+    for word, tag in rule.get("tags").items():
+        assert len(plain.cut(word)) > 1, word
+        assert rewriter.lexicon.segmenter.pos(word) == ((word, tag),), word
+    assert rewriter.lexicon.segmenter.cut("我想吃铜锣烧") == ("我", "想", "吃", "铜锣烧")

@@ -313,12 +313,19 @@ class Lexicon:
         if seg is None:
             retag = self.rule("segment", "retag")
             drop = self.rule("segment", "drop")
+            add = self.rule("segment", "add")
             seg = Segmenter(
-                (
-                    (e.text, _POS_OF.get(e.etype or "", "nz"))
-                    for e in self.entries
-                    if _segment_worthy(e)
-                ),
+                [
+                    *(
+                        (e.text, _POS_OF.get(e.etype or "", "nz"))
+                        for e in self.entries
+                        if _segment_worthy(e)
+                    ),
+                    *(
+                        (str(w), str(t))
+                        for w, t in ((add.get("tags") or {}) if add else {}).items()
+                    ),
+                ],
                 retag=((str(w), str(t)) for w, t in (retag.get("tags") or {}).items())
                 if retag is not None
                 else (),
