@@ -123,6 +123,11 @@ def test_longest_common_equals_sequence_matcher() -> None:
         ("rulerewrite.result:new_step", Step, ("coreference", "f:1", "a", "b", 2, "applied", "n")),
         ("rulerewrite.context:new_turn", Turn, (1, "assistant", "有四种颜色。")),
         (
+            "rulerewrite.text.parse:new_token",
+            "rulerewrite.text.parse:Token",
+            (2, "保修", "vn", 3, "obj", 1, 3),
+        ),
+        (
             "rulerewrite.context:new_mention",
             "rulerewrite.context:Mention",
             (

@@ -101,16 +101,16 @@ def test_untagged_word_keeps_its_jieba_tag_and_new_word_is_x() -> None:
 
 
 def test_dictionary_is_cached_on_disk_by_content_hash(tmp_path: Path) -> None:
-    freq, tags, total, maxlen = load_jieba_dictionary(tmp_path)
+    freq, tags, total, lengths = load_jieba_dictionary(tmp_path)
     files = list(tmp_path.glob("segdict-*.marshal"))
     assert len(files) == 1
     again = load_jieba_dictionary(tmp_path)  # from the cache file
-    assert again == (freq, tags, total, maxlen)
+    assert again == (freq, tags, total, lengths)
     n_lines = sum(1 for ln in jieba_dict_path().read_text(encoding="utf-8").splitlines() if ln)
     assert 0.9 * n_lines < len(freq) <= n_lines
     files[0].write_bytes(b"garbage")  # a corrupt cache is rebuilt, not trusted
-    assert load_jieba_dictionary(tmp_path) == (freq, tags, total, maxlen)
-    assert maxlen["中"] == max(len(w) for w in freq if w[0] == "中")
+    assert load_jieba_dictionary(tmp_path) == (freq, tags, total, lengths)
+    assert lengths["中"] == tuple(sorted({len(w) for w in freq if w[0] == "中"}))
 
 
 def _walk(ends: list[int], text: str) -> list[str]:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from rulerewrite.text.parse import Parse, Token
+from rulerewrite.text.parse import Parse, new_token
 from rulerewrite.text.segment import Segmenter
 
 if TYPE_CHECKING:
@@ -439,7 +439,7 @@ class BuiltinParser:
                 kinds[i] = "VERB"
         heads, rels = _attach(words, kinds)
         toks = tuple(
-            Token(i, w, t, heads[i], rels[i], starts[i], starts[i] + len(w))
+            new_token(i, w, t, heads[i], rels[i], starts[i], starts[i] + len(w))
             for i, (w, t) in enumerate(zip(words, tags, strict=True))
         )
         return Parse(text, toks)

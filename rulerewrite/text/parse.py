@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from rulerewrite.fastinit import fast_init
+
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -25,6 +27,11 @@ class Token:
     rel: str
     start: int  # character offset in the parsed text
     end: int
+
+
+# Token(i, text, pos, head, rel, start, end) without the frozen __init__'s per-field
+# object.__setattr__ (every word of every parsed text)
+new_token = fast_init(Token)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ Why: jieba's Tokenizer keeps its 349k words *and every prefix of them* as Python
 (~65 MB), ``jieba.posseg`` loads the word-tag table a second time (~43 MB) and, on import, a
 global tokenizer's table and HMM tables (~51 MB): ~180 MB and ~3 s for a tool most single-turn
 queries never need. Here one dict maps each word to ``freq * 256 + tag`` (no prefix entries: the
-longest word per first character bounds the scan) and is loaded in ~0.25 s from a disk cache
+lengths of the words per first character say which substrings to look up) and is loaded in ~0.25 s from a disk cache
 keyed by the hash of ``dict.txt`` (built from it on first use, ~1 s): ~55 MB in all.
 
 Example:
@@ -32,7 +32,7 @@ from functools import lru_cache
 from math import log
 from pathlib import Path
 
-CACHE_FORMAT = b"rulerewrite-segdict-2"
+CACHE_FORMAT = b"rulerewrite-segdict-3"
 USER_FREQ = 20000  # the frequency every dictionary term is added with (keeps it whole)
 _TAG_BITS = 8
 _NO_TAG = 0  # index of "x": what jieba's posseg says for a word without a tag
@@ -44,6 +44,9 @@ _HAN_POS = re.compile("([\u4e00-\u9fd5a-zA-Z0-9+#&\\._]+)")
 _SKIP_POS = re.compile("(\r\n|\\s)")
 _NUM = re.compile("[\\.0-9]+")
 _ENG = re.compile("[a-zA-Z0-9]+")
+
+
+_ONE = (1,)  # the lengths to try at a character no dictionary word starts with
 
 
 def _is_alnum1(word: str) -> bool:
@@ -76,7 +79,8 @@ class Segmenter:
         self._cache_dir = cache_dir
         self._freq: dict[str, int] | None = None
         self._tags: list[str] = []
-        self._maxlen: dict[str, int] = {}
+        # first character -> the lengths of the dictionary words starting with it, ascending
+        self._lengths: dict[str, tuple[int, ...]] = {}
         self._logtotal = 0.0
         self._weights: dict[int, float] = {}  # dictionary value -> log(freq) - log(total)
         self.cut = lru_cache(maxsize=cache_size)(self._cut)
@@ -87,7 +91,7 @@ class Segmenter:
     def _ensure(self) -> dict[str, int]:
         if self._freq is not None:
             return self._freq
-        freq, tags, total, maxlen = load_jieba_dictionary(self._cache_dir)
+        freq, tags, total, lengths = load_jieba_dictionary(self._cache_dir)
         tag_of = {t: i for i, t in enumerate(tags)}
         user_value: dict[int, int] = {}
         for w, tag in self._words:
@@ -103,8 +107,9 @@ class Segmenter:
             v = (USER_FREQ << _TAG_BITS) | ti
             freq[w] = user_value.setdefault(v, v)
             total += USER_FREQ
-            if len(w) > maxlen.get(w[0], 0):
-                maxlen[w[0]] = len(w)
+            have = lengths.get(w[0], ())
+            if len(w) not in have:
+                lengths[w[0]] = tuple(sorted((*have, len(w))))
         mask = (1 << _TAG_BITS) - 1
         for w, tag in self._retag:
             # a new tag only: the word's frequency, and so the segmentation, stays jieba's
@@ -116,7 +121,7 @@ class Segmenter:
             if w in freq:
                 freq[w] = 0  # jieba's del_word: frequency 0, so the route never takes it
         self._tags = tags
-        self._maxlen = maxlen
+        self._lengths = lengths
         self._logtotal = log(total)
         self._freq = freq
         return freq
@@ -136,10 +141,13 @@ class Segmenter:
         (``log(freq / total)`` plus the best score after the word), a later end winning a tie
         (jieba's max() over ``(score, end)`` tuples); a position no word starts at takes the
         character alone (frequency 1). The scores are kept in a list of their own and only the
-        ends are handed out (no tuple per candidate)."""
+        ends are handed out (no tuple per candidate). Only the lengths some dictionary word
+        starting with the character has are looked up, shortest first (as jieba's DAG lists
+        the ends): ~4 lookups per character on the benchmark log instead of ~5.6 for every
+        length up to the longest such word."""
         freq = self._ensure()
         get = freq.get
-        maxlen = self._maxlen
+        lengths = self._lengths
         weights = self._weights
         logtotal = self._logtotal
         alone = log(1) - logtotal  # the weight of a character no word starts with
@@ -147,12 +155,12 @@ class Segmenter:
         scores: list[float] = [0.0] * (n + 1)
         ends = [0] * (n + 1)
         for idx in range(n - 1, -1, -1):
-            stop = idx + maxlen.get(s[idx], 1)
-            if stop > n:
-                stop = n
             best = -1  # the end (exclusive) of the best word so far; -1: none yet
             top = 0.0
-            for x in range(idx + 1, stop + 1):
+            for size in lengths.get(s[idx], _ONE):
+                x = idx + size
+                if x > n:
+                    break
                 v = get(s[idx:x])
                 if v:
                     w = weights.get(v)
@@ -245,9 +253,9 @@ def jieba_dict_path() -> Path:
 
 def load_jieba_dictionary(
     cache_dir: str | os.PathLike[str] | None = None,
-) -> tuple[dict[str, int], list[str], int, dict[str, int]]:
-    """jieba's dictionary as ``(word -> freq * 256 + tag index, tags, total frequency, longest
-    word per first character)``.
+) -> tuple[dict[str, int], list[str], int, dict[str, tuple[int, ...]]]:
+    """jieba's dictionary as ``(word -> freq * 256 + tag index, tags, total frequency, lengths
+    of the words per first character, ascending)``.
 
     Cached on disk (``marshal``) under the rulerewrite cache folder, keyed by a hash of
     ``dict.txt``: built once per jieba version, loaded in ~0.1 s afterwards.
@@ -260,24 +268,24 @@ def load_jieba_dictionary(
     path = _cache_dir(cache_dir) / f"segdict-{key}.marshal"
     try:
         # marshal.loads on the bytes: ~4x faster than marshal.load on the file object
-        freq, tags, total, maxlen = marshal.loads(path.read_bytes())
-        if isinstance(freq, dict) and isinstance(tags, list) and isinstance(maxlen, dict):
-            return freq, tags, int(total), maxlen
+        freq, tags, total, lengths = marshal.loads(path.read_bytes())
+        if isinstance(freq, dict) and isinstance(tags, list) and isinstance(lengths, dict):
+            return freq, tags, int(total), lengths
     except (OSError, EOFError, ValueError, TypeError):
         pass
     freq, tags, total = _parse_dict(data, src)
-    maxlen = {}
+    sizes: dict[str, set[int]] = {}
     for w in freq:
-        if len(w) > maxlen.get(w[0], 0):
-            maxlen[w[0]] = len(w)
+        sizes.setdefault(w[0], set()).add(len(w))
+    lengths = {c: tuple(sorted(ls)) for c, ls in sizes.items()}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_bytes(marshal.dumps((freq, tags, total, maxlen)))
+        tmp.write_bytes(marshal.dumps((freq, tags, total, lengths)))
         os.replace(tmp, path)
     except OSError:  # a read-only cache folder must not break segmentation
         pass
-    return freq, tags, total, maxlen
+    return freq, tags, total, lengths
 
 
 def _parse_dict(data: bytes, src: Path) -> tuple[dict[str, int], list[str], int]:
