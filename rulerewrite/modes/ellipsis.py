@@ -215,7 +215,13 @@ class Ellipsis:
         # 你和X as the subject), X是谁, 什么是X
         self.who_questions = tuple(
             p
-            for key in ("relation", "relation_you_first", "question", "question_first")
+            for key in (
+                "relation",
+                "relation_you_first",
+                "question",
+                "question_first",
+                "question_yesno",
+            )
             if (p := rule_pattern(self.who_rule, key)) is not None
         )
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
@@ -1763,8 +1769,19 @@ class Ellipsis:
         if q is None or m is None or q.group("s") in said or _HAS_QWORD.search(said):
             return None  # 同英语废是啥意思 / 啥意思: asking back, not answering
         subject = q.group("s")
-        if any(kind_of(t.pos, t.text) == "PRON" for t in self.mt.parse(subject).tokens):
+        stoks = self.mt.parse(subject).tokens
+        if any(kind_of(t.pos, t.text) == "PRON" for t in stoks):
             return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
+        if "y" in q.groupdict() and (
+            not (
+                kind_of(stoks[-1].pos, stoks[-1].text) == "NOUN"
+                or any(subject in t.turn.content for t in d.turns[:-1])
+            )
+            or self.mt.bare_noun_phrase(said, _NOUN_PHRASE_KINDS) is None
+        ):
+            # 郭敬明是同志吗 / 不是个好同志; 说了是派大星了好么: a yes/no guess takes a bare
+            # noun phrase only, about a thing named (导航 said by the user before)
+            return None
         np = m.group("np").strip()
         cop = m.group("cop")
         if q.groupdict().get("where") and not cop:
