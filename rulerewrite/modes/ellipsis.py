@@ -169,6 +169,10 @@ class Ellipsis:
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
+        self.judged_rule = lexicon.rule("completeness", "judged_object")
+        self.judged_site = rule_pattern(self.judged_rule, "site")
+        verbs = (self.judged_rule.get("verbs") if self.judged_rule is not None else None) or {}
+        self.judged_verbs = {str(k): frozenset(str(v) for v in vs) for k, vs in verbs.items()}
         self.reply_rules = [
             (
                 r,
@@ -452,6 +456,7 @@ class Ellipsis:
             return why
         answer = (
             self._weather(state, d, text)
+            or self._judged_object(state, d, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
             or self._wh_answer(state, d, text)
@@ -1907,6 +1912,58 @@ class Ellipsis:
                 confidence=0.65,
             )
         return None
+
+    def _judged_object(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare judgement of how a thing tastes (好吃吗 / 辣吗 / 好不好喝) judges
+        what the last turns said was eaten or drunk (吃了西瓜 / 好吃吗 -> 西瓜好吃吗;
+        约个吃货吃火锅 / 辣吗 -> 火锅辣吗): rules/completeness.yaml ``judged_object``; the
+        assistant's last turn first, then the user's turn before it."""
+        rule, site = self.judged_rule, self.judged_site
+        m = rule.pattern.match(text.strip()) if rule is not None and rule.pattern else None
+        if rule is None or m is None or site is None:
+            return None
+        judged = m.group("v") or m.group("v2")
+        verbs = self.judged_verbs.get(judged or "吃", frozenset())
+        last = _answered(state, d)
+        turns = [last] if last is not None else []
+        if len(d.turns) >= 2 and d.turns[-2].turn.role == "user" and last is not None:
+            turns.append(d.turns[-2])
+        for ti in turns:
+            thing = self._judged_thing(ti.turn.content, site, verbs)
+            if thing is not None:
+                return _resolved_from(
+                    state,
+                    rule.source,
+                    thing + text.strip(),
+                    thing,
+                    ti,
+                    "obj",
+                    etype="thing",
+                    slot="subject",
+                    note=f"{text.strip()} judges {thing!r}",
+                    confidence=0.65,
+                )
+        return None
+
+    def _judged_thing(self, said: str, site: re.Pattern[str], verbs: frozenset[str]) -> str | None:
+        """The last run of nouns ``said`` has right after one of ``verbs`` (its aspect and count
+        skipped), at least two characters, naming no speaker and not going on into a place word
+        or 的 (学校旁边滴串串); None when there is none."""
+        thing = None
+        for m in site.finditer(said):
+            if m.group("v") not in verbs:
+                continue
+            run, ended = "", True
+            for t in self.mt.parse(said[m.end() :]).tokens:
+                k = kind_of(t.pos, t.text)
+                if k == "NOUN" or (run and t.pos in ("g", "ng")):
+                    run += t.text
+                    continue
+                ended = k not in ("LOC", "DE") and t.text not in ("滴", "地")
+                break
+            if len(run) >= 2 and ended and not _PERSONAL.search(run):
+                thing = run
+        return thing
 
     def _comment(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare evaluation (好远 / 好巧 / 挺好听的) of what the assistant just named in a bare
