@@ -13,6 +13,7 @@ from rulerewrite.context import (
     Mention,
     TurnInfo,
     new_mention,
+    said_mention,
 )
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
@@ -186,6 +187,10 @@ class Ellipsis:
         self.opinion_question = rule_pattern(self.opinion_rule, "question")
         self.opinion_bare = rule_pattern(self.opinion_rule, "bare_question")
         self.offer_rule = lexicon.rule("completeness", "offered")
+        self.kind_answered_rule = lexicon.rule("completeness", "kind_answered")
+        self.kind_not_asked = rule_pattern(self.kind_answered_rule, "not_asked")
+        self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
+        self.kind_not_query = rule_pattern(self.kind_answered_rule, "not_query")
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = rule_pattern(self.weather_rule, "report")
@@ -589,6 +594,8 @@ class Ellipsis:
                 # 什么漫画 / 进击的巨人: the title is the whole answer, not its last noun
                 best = new_candidate(whole, best.score, best.why + ", the whole answer")
         named = self._named_object(state, d, cands) if kind == "object" else None
+        if kind == "subject" and asks and not member and answered is None:
+            named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
         if (
             named is None
             and len(text) <= self.offered_len
@@ -681,6 +688,41 @@ class Ellipsis:
             (c for c in cands if c.mention.turn == last.turn.index and c.mention.text == said),
             None,
         )
+
+    def _kind_answered(self, state: State, d: Dialogue, best: Any, text: str) -> Any | None:
+        """The assistant's reply when it is nothing but the thing the user's turn asked for (a
+        title-like run of characters: 晚饭吃什么 / 外卖便当; 动漫推荐 / 黑执事; 那你拿手菜是什么 /
+        红烧大狮子头), in place of ``best``, the kind the user named in asking (晚饭 / 动漫 /
+        拿手菜): a question next without its subject asks about the thing (rules/completeness.yaml
+        ``kind_answered``: `pattern` finds the asking in the user's turn, `not_asked` a question
+        about a named one, whose answer describes it: 李世民是谁 / 皇帝)."""
+        rule = self.kind_answered_rule
+        if rule is None or rule.pattern is None:
+            return None
+        last = _answered(state, d)
+        if last is None or len(d.turns) < 2 or d.turns[-2].turn.role != "user":
+            return None
+        user = d.turns[-2]
+        m = best.mention
+        if m.turn != user.turn.index or not rule.pattern.search(user.turn.content):
+            return None
+        if self.kind_not_asked is not None and self.kind_not_asked.search(user.turn.content):
+            return None
+        if self.kind_not_query is not None and self.kind_not_query.search(text):
+            return None  # 心理疾病有什么 / 幻觉幻听 / 还有什么吗: more of the kind asked for
+        said = self.mt.title_answer(last.turn.content)
+        if said is None or (self.kind_not_reply is not None and self.kind_not_reply.search(said)):
+            return None  # 是的呀亲 / 没有作用 / 吉列的: a reply, not a thing
+        if any(kind_of(t.pos, t.text) in _NOT_IN_THING for t in self.mt.parse(said).tokens):
+            return None  # 人气很高的对战类手游 / 自己搜一下 / 星期三: no bare thing
+        if _PERSONAL.search(said) or m.text in said or m.head in said:
+            return None  # 龙族你看过吗 / 龙族小说: the reply names the same thing again
+        if any(said[k : k + 2] in text for k in range(len(said) - 1)):
+            return None  # 星巴克味道 / 味道还可以: the query says part of it again
+        etype = next((x.etype for x in last.mentions if x.text == said), "thing")
+        start = last.turn.content.find(said)
+        whole = said_mention(said, etype, last.turn, "subj", start, "answer")
+        return new_candidate(whole, best.score, "the thing the user asked for")
 
     def _offered(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
         """The one thing the assistant's reply offered when the user had just asked for one
@@ -2567,6 +2609,9 @@ _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clau
 _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
+# words a reply that only names a thing does not hold (an adverb, a pronoun, a particle, a
+# time or a count: 人气很高的手游 / 自己搜一下 / 星期三)
+_NOT_IN_THING = frozenset({"ADV", "PRON", "PART", "TIME", "NUM", "AUX", "CONJ"})
 _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
 _MEASURES = frozenset("岁点号个月天年次斤块周")  # what a bare number answer to 几 / 多少 counts
 _SPEAKERS = re.compile(r"[你我您咱]")
