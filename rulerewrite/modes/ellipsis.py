@@ -2208,6 +2208,24 @@ class Ellipsis:
                     note=f"{m.group('np')} says what the answer {said} is",
                     confidence=0.7,
                 )
+        if not topics and by is None and m.group("np").endswith(self.identity_heads):
+            # 魔法禁书目录 / … / 一部动漫: a turn that only names a title or a name introduces it
+            # as the topic as a topic frame would
+            bare = self.mt.bare_noun_phrase(user.turn.content, _NOUN_PHRASE_KINDS)
+            reply = d.turns[-1].turn.content if d.turns[-1] is not user else ""
+            if (
+                bare is not None
+                and bare not in text
+                and not _PERSONAL.search(bare)
+                # 也有电影 / 这么有名没玩过吗冒险游戏: a clause, not what the topic is
+                and not any(kind_of(t.pos, t.text) == "ADV" for t in np_toks)
+                # 陈奕迅音乐王子 / 你知道陈奕迅: the reply took up a part of it as its topic
+                and (
+                    bare in reply or not any(bare[k : k + 2] in reply for k in range(len(bare) - 1))
+                )
+            ):
+                start = user.turn.content.find(bare)
+                topics = [said_mention(bare, "thing", user.turn, "topic", start, "bare")]
         if len(topics) != 1 or m.group("np") in topics[0].text:
             return None
         topic = topics[0]
