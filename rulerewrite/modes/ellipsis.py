@@ -13,6 +13,7 @@ from rulerewrite.context import (
     Mention,
     TurnInfo,
     new_mention,
+    said_mention,
 )
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
@@ -169,6 +170,10 @@ class Ellipsis:
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
+        self.judged_rule = lexicon.rule("completeness", "judged_object")
+        self.judged_site = rule_pattern(self.judged_rule, "site")
+        verbs = (self.judged_rule.get("verbs") if self.judged_rule is not None else None) or {}
+        self.judged_verbs = {str(k): frozenset(str(v) for v in vs) for k, vs in verbs.items()}
         self.reply_rules = [
             (
                 r,
@@ -182,6 +187,10 @@ class Ellipsis:
         self.opinion_question = rule_pattern(self.opinion_rule, "question")
         self.opinion_bare = rule_pattern(self.opinion_rule, "bare_question")
         self.offer_rule = lexicon.rule("completeness", "offered")
+        self.kind_answered_rule = lexicon.rule("completeness", "kind_answered")
+        self.kind_not_asked = rule_pattern(self.kind_answered_rule, "not_asked")
+        self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
+        self.kind_not_query = rule_pattern(self.kind_answered_rule, "not_query")
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = rule_pattern(self.weather_rule, "report")
@@ -215,7 +224,13 @@ class Ellipsis:
         # 你和X as the subject), X是谁, 什么是X
         self.who_questions = tuple(
             p
-            for key in ("relation", "relation_you_first", "question", "question_first")
+            for key in (
+                "relation",
+                "relation_you_first",
+                "question",
+                "question_first",
+                "question_yesno",
+            )
             if (p := rule_pattern(self.who_rule, key)) is not None
         )
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
@@ -446,6 +461,7 @@ class Ellipsis:
             return why
         answer = (
             self._weather(state, d, text)
+            or self._judged_object(state, d, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
             or self._wh_answer(state, d, text)
@@ -578,6 +594,8 @@ class Ellipsis:
                 # 什么漫画 / 进击的巨人: the title is the whole answer, not its last noun
                 best = new_candidate(whole, best.score, best.why + ", the whole answer")
         named = self._named_object(state, d, cands) if kind == "object" else None
+        if kind == "subject" and asks and not member and answered is None:
+            named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
         if (
             named is None
             and len(text) <= self.offered_len
@@ -670,6 +688,41 @@ class Ellipsis:
             (c for c in cands if c.mention.turn == last.turn.index and c.mention.text == said),
             None,
         )
+
+    def _kind_answered(self, state: State, d: Dialogue, best: Any, text: str) -> Any | None:
+        """The assistant's reply when it is nothing but the thing the user's turn asked for (a
+        title-like run of characters: 晚饭吃什么 / 外卖便当; 动漫推荐 / 黑执事; 那你拿手菜是什么 /
+        红烧大狮子头), in place of ``best``, the kind the user named in asking (晚饭 / 动漫 /
+        拿手菜): a question next without its subject asks about the thing (rules/completeness.yaml
+        ``kind_answered``: `pattern` finds the asking in the user's turn, `not_asked` a question
+        about a named one, whose answer describes it: 李世民是谁 / 皇帝)."""
+        rule = self.kind_answered_rule
+        if rule is None or rule.pattern is None:
+            return None
+        last = _answered(state, d)
+        if last is None or len(d.turns) < 2 or d.turns[-2].turn.role != "user":
+            return None
+        user = d.turns[-2]
+        m = best.mention
+        if m.turn != user.turn.index or not rule.pattern.search(user.turn.content):
+            return None
+        if self.kind_not_asked is not None and self.kind_not_asked.search(user.turn.content):
+            return None
+        if self.kind_not_query is not None and self.kind_not_query.search(text):
+            return None  # 心理疾病有什么 / 幻觉幻听 / 还有什么吗: more of the kind asked for
+        said = self.mt.title_answer(last.turn.content)
+        if said is None or (self.kind_not_reply is not None and self.kind_not_reply.search(said)):
+            return None  # 是的呀亲 / 没有作用 / 吉列的: a reply, not a thing
+        if any(kind_of(t.pos, t.text) in _NOT_IN_THING for t in self.mt.parse(said).tokens):
+            return None  # 人气很高的对战类手游 / 自己搜一下 / 星期三: no bare thing
+        if _PERSONAL.search(said) or m.text in said or m.head in said:
+            return None  # 龙族你看过吗 / 龙族小说: the reply names the same thing again
+        if any(said[k : k + 2] in text for k in range(len(said) - 1)):
+            return None  # 星巴克味道 / 味道还可以: the query says part of it again
+        etype = next((x.etype for x in last.mentions if x.text == said), "thing")
+        start = last.turn.content.find(said)
+        whole = said_mention(said, etype, last.turn, "subj", start, "answer")
+        return new_candidate(whole, best.score, "the thing the user asked for")
 
     def _offered(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
         """The one thing the assistant's reply offered when the user had just asked for one
@@ -1767,8 +1820,19 @@ class Ellipsis:
         if q is None or m is None or q.group("s") in said or _HAS_QWORD.search(said):
             return None  # 同英语废是啥意思 / 啥意思: asking back, not answering
         subject = q.group("s")
-        if any(kind_of(t.pos, t.text) == "PRON" for t in self.mt.parse(subject).tokens):
+        stoks = self.mt.parse(subject).tokens
+        if any(kind_of(t.pos, t.text) == "PRON" for t in stoks):
             return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
+        if "y" in q.groupdict() and (
+            not (
+                kind_of(stoks[-1].pos, stoks[-1].text) == "NOUN"
+                or any(subject in t.turn.content for t in d.turns[:-1])
+            )
+            or self.mt.bare_noun_phrase(said, _NOUN_PHRASE_KINDS) is None
+        ):
+            # 郭敬明是同志吗 / 不是个好同志; 说了是派大星了好么: a yes/no guess takes a bare
+            # noun phrase only, about a thing named (导航 said by the user before)
+            return None
         np = m.group("np").strip()
         cop = m.group("cop")
         if q.groupdict().get("where") and not cop:
@@ -1894,6 +1958,58 @@ class Ellipsis:
                 confidence=0.65,
             )
         return None
+
+    def _judged_object(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare judgement of how a thing tastes (好吃吗 / 辣吗 / 好不好喝) judges
+        what the last turns said was eaten or drunk (吃了西瓜 / 好吃吗 -> 西瓜好吃吗;
+        约个吃货吃火锅 / 辣吗 -> 火锅辣吗): rules/completeness.yaml ``judged_object``; the
+        assistant's last turn first, then the user's turn before it."""
+        rule, site = self.judged_rule, self.judged_site
+        m = rule.pattern.match(text.strip()) if rule is not None and rule.pattern else None
+        if rule is None or m is None or site is None:
+            return None
+        judged = m.group("v") or m.group("v2")
+        verbs = self.judged_verbs.get(judged or "吃", frozenset())
+        last = _answered(state, d)
+        turns = [last] if last is not None else []
+        if len(d.turns) >= 2 and d.turns[-2].turn.role == "user" and last is not None:
+            turns.append(d.turns[-2])
+        for ti in turns:
+            thing = self._judged_thing(ti.turn.content, site, verbs)
+            if thing is not None:
+                return _resolved_from(
+                    state,
+                    rule.source,
+                    thing + text.strip(),
+                    thing,
+                    ti,
+                    "obj",
+                    etype="thing",
+                    slot="subject",
+                    note=f"{text.strip()} judges {thing!r}",
+                    confidence=0.65,
+                )
+        return None
+
+    def _judged_thing(self, said: str, site: re.Pattern[str], verbs: frozenset[str]) -> str | None:
+        """The last run of nouns ``said`` has right after one of ``verbs`` (its aspect and count
+        skipped), at least two characters, naming no speaker and not going on into a place word
+        or 的 (学校旁边滴串串); None when there is none."""
+        thing = None
+        for m in site.finditer(said):
+            if m.group("v") not in verbs:
+                continue
+            run, ended = "", True
+            for t in self.mt.parse(said[m.end() :]).tokens:
+                k = kind_of(t.pos, t.text)
+                if k == "NOUN" or (run and t.pos in ("g", "ng")):
+                    run += t.text
+                    continue
+                ended = k not in ("LOC", "DE") and t.text not in ("滴", "地")
+                break
+            if len(run) >= 2 and ended and not _PERSONAL.search(run):
+                thing = run
+        return thing
 
     def _comment(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare evaluation (好远 / 好巧 / 挺好听的) of what the assistant just named in a bare
@@ -2096,6 +2212,24 @@ class Ellipsis:
                     note=f"{m.group('np')} says what the answer {said} is",
                     confidence=0.7,
                 )
+        if not topics and by is None and m.group("np").endswith(self.identity_heads):
+            # 魔法禁书目录 / … / 一部动漫: a turn that only names a title or a name introduces it
+            # as the topic as a topic frame would
+            bare = self.mt.bare_noun_phrase(user.turn.content, _NOUN_PHRASE_KINDS)
+            reply = d.turns[-1].turn.content if d.turns[-1] is not user else ""
+            if (
+                bare is not None
+                and bare not in text
+                and not _PERSONAL.search(bare)
+                # 也有电影 / 这么有名没玩过吗冒险游戏: a clause, not what the topic is
+                and not any(kind_of(t.pos, t.text) == "ADV" for t in np_toks)
+                # 陈奕迅音乐王子 / 你知道陈奕迅: the reply took up a part of it as its topic
+                and (
+                    bare in reply or not any(bare[k : k + 2] in reply for k in range(len(bare) - 1))
+                )
+            ):
+                start = user.turn.content.find(bare)
+                topics = [said_mention(bare, "thing", user.turn, "topic", start, "bare")]
         if len(topics) != 1 or m.group("np") in topics[0].text:
             return None
         topic = topics[0]
@@ -2499,6 +2633,9 @@ _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clau
 _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
+# words a reply that only names a thing does not hold (an adverb, a pronoun, a particle, a
+# time or a count: 人气很高的手游 / 自己搜一下 / 星期三)
+_NOT_IN_THING = frozenset({"ADV", "PRON", "PART", "TIME", "NUM", "AUX", "CONJ"})
 _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
 _MEASURES = frozenset("岁点号个月天年次斤块周")  # what a bare number answer to 几 / 多少 counts
 _SPEAKERS = re.compile(r"[你我您咱]")
