@@ -106,6 +106,10 @@ class Ellipsis:
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
+        owner = lexicon.rule("completeness", "owner_de")
+        self.owner_classes = frozenset(owner.get("classes") or ()) if owner else frozenset()
+        self.owner_verbal = frozenset(owner.get("verbal_tags") or ()) if owner else frozenset()
+        self.owner_words = int((owner.get("max_words") if owner else 0) or 0)
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
@@ -470,7 +474,11 @@ class Ellipsis:
         echo = self._verb_echo(state, d, parse)
         if echo is not None:
             return self._complete(echo, echo_again=False) if echo_again else echo
-        gap = ("subject", at) if member else self._gap(parse)
+        owner = None if member else self._owner_de(parse, d)
+        if owner is not None:
+            gap: tuple[str, int] | None = ("object", owner)  # 香港的 -> 香港的迪士尼
+        else:
+            gap = ("subject", at) if member else self._gap(parse)
         if gap is not None and gap[0] == "subject" and not member:
             # read after an opening acknowledgement: 好吧大阪提供…吗 has its subject (大阪);
             # 嗯嗯怎么设置密码 takes its topic after 嗯嗯
@@ -991,6 +999,39 @@ class Ellipsis:
                 return "object", toks[j].end  # 你看了没 -> 你看世界杯了没
             return "object", toks[j].end if potential else _after_aspect(toks, j)
         return None
+
+    def _owner_de(self, parse: Parse, d: Dialogue) -> int | None:
+        """Where the thing goes when the query is nothing but a modifier with 的 (香港的 /
+        蝙蝠侠里的 / 女生版的 / 工作上的, rules/completeness.yaml owner_de): after the 的. Not a
+        time alone (明天的: a weather or schedule question), a verb or an adjective (打工的 /
+        挺好的: they say something of their own), a verbal noun but before a place word
+        (犯法的 / 工作上的), nor a question (你哪的); not after the assistant's question that
+        names nothing (我想买跑车 / 啥样的 / 白色的呗: an answer, the wh-answer's business)."""
+        if not self.owner_words:
+            return None
+        toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
+        j = len(toks) - 1
+        while j >= 0 and kind_of(toks[j].pos, toks[j].text) == "PART":
+            j -= 1
+        if j < 1 or j > self.owner_words or toks[j].text != "的":
+            return None
+        kinds = [kind_of(t.pos, t.text) for t in toks[:j]]
+        if all(k == "TIME" for k in kinds):
+            return None
+        for i, (t, k) in enumerate(zip(toks[:j], kinds, strict=True)):
+            if k not in self.owner_classes or is_question_word(t.text):
+                return None
+            if t.pos in self.owner_verbal and kinds[i + 1 : i + 2] != ["LOC"]:
+                return None
+        last = d.turns[-1] if d.turns else None
+        if (
+            last is not None
+            and last.turn.role == "assistant"
+            and not last.mentions
+            and is_question(last.parse)
+        ):
+            return None
+        return toks[j].end
 
     def _clause(self, m: Mention) -> bool:
         """A phrase the chunker or the shared-span finder made that holds an adverb
