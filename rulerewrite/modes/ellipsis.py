@@ -699,11 +699,15 @@ class Ellipsis:
             and c.mention.head not in self.attributes  # 味道不错: an attribute, not a thing
             and not any(n in c.mention.text for n in self.kind_words)
         ]
-        texts = {c.mention.text for c in offered}
-        if not offered or any(t not in offered[0].mention.text for t in texts):
-            return None  # nothing, or two things offered: not clear which
+        if not offered:
+            return None
         best = offered[0]
         said = _OFFER_END.sub("", last.turn.content.strip())
+        texts = {c.mention.text for c in offered}
+        if any(t not in best.mention.text for t in texts) and not self._offered_first(
+            offered, last.turn.content
+        ):
+            return None  # two things offered: not clear which
         # 吃烙饼 / 腊八节吃八宝粥: what is offered follows the verb of the asking
         said = _OFFER_VERB.split(said)[-1]
         if (
@@ -720,6 +724,16 @@ class Ellipsis:
             )
             best = new_candidate(whole, best.score, best.why + ", the whole reply")
         return best
+
+    def _offered_first(self, offered: list[Any], reply: str) -> bool:
+        """The first thing offered opens the reply (after an acknowledgement) as its subject or
+        object and the others only come up in what is said of it (戚风蛋糕好吃软软的…早餐必备:
+        早餐 is no second offer)."""
+        m = offered[0].mention
+        lead = reply[: m.start].strip()
+        if lead and (self.ack is None or self.ack.fullmatch(lead) is None):
+            return False
+        return m.gram in ("subj", "obj") and all(c.mention.gram == "dep" for c in offered[1:])
 
     def _copula_led(self, parse: Parse) -> bool:
         """是 + a noun phrase and nothing before it (是一个游戏 / 也是歌手啊): it says what
