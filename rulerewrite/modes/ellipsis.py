@@ -187,6 +187,8 @@ class Ellipsis:
         self.opinion_bare = rule_pattern(self.opinion_rule, "bare_question")
         self.offer_rule = lexicon.rule("completeness", "offered")
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
+        judged = lexicon.rule("completeness", "judged_reply")
+        self.judged_reply_len = int((judged.get("max_reply") if judged else 0) or 0)
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = rule_pattern(self.weather_rule, "report")
         weather = self.weather_rule
@@ -592,6 +594,8 @@ class Ellipsis:
             and not self._confident(cands, kinds, floor)
         ):
             named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
+        if named is None and kind == "object" and not self._confident(cands, kinds, floor):
+            named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
         if named is not None:
             best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
@@ -734,6 +738,27 @@ class Ellipsis:
         if lead and (self.ack is None or self.ack.fullmatch(lead) is None):
             return False
         return m.gram in ("subj", "obj") and all(c.mention.gram == "dep" for c in offered[1:])
+
+    def _judged_reply(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
+        """The candidate the assistant's last turn opens with, when nothing but an evaluation
+        follows it (刀塔传奇很好玩 / 火龙果不好吃; rules/completeness.yaml judged_reply): a verb
+        of the query left without its object (我不会玩 / 你吃过) is about the thing just
+        judged."""
+        last = _answered(state, d)
+        if last is None:
+            return None
+        said = last.turn.content.strip().rstrip("?？!！。.~ ")
+        if len(said) > self.judged_reply_len:
+            return None
+        for c in cands:
+            m = c.mention
+            if m.turn != last.turn.index or m.start != 0 or _PERSONAL.search(m.text):
+                continue
+            if m.head in self.attributes:
+                continue  # 味道很不错: an attribute judged, its owner is the thing
+            if said.startswith(m.text) and self._evaluation(said[len(m.text) :]) is not None:
+                return c
+        return None
 
     def _copula_led(self, parse: Parse) -> bool:
         """是 + a noun phrase and nothing before it (是一个游戏 / 也是歌手啊): it says what
