@@ -114,6 +114,9 @@ class Ellipsis:
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
+        self.aspects = frozenset((dangling.get("aspects") or ()) if dangling else ())
+        self.negations = frozenset((dangling.get("negations") or ()) if dangling else ())
+        self.answer_verbs = frozenset((dangling.get("answer_verbs") or ()) if dangling else ())
         self.give_verbs = self.mt.wordset("give_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
@@ -965,6 +968,10 @@ class Ellipsis:
             and all(k == "ADV" or k == "PRON" for _t, k in rest[:-2])
         ):
             return "object", rest[-1][0].end  # 你来过吗: where one has been (来过重庆)
+        # 听过 / 没玩过: the aspect particle jieba splits off ends the verb (the object goes
+        # after both, _after_aspect)
+        if len(rest) >= 2 and rest[-1][1] == "AUX" and rest[-1][0].text in self.aspects:
+            rest = rest[:-1]
         # 找不到 / 做不了: a verb and its potential complement end the verb phrase
         tail = 2 if len(rest) >= 2 and rest[-1][0].text in _POTENTIAL else 1
         if (
@@ -972,7 +979,10 @@ class Ellipsis:
             and rest[-tail][1] == "VERB"
             and self._dangles(rest[-tail][0].text)
             and all(
-                k == "ADV" or t.text in self.modals or t.text in _HOW_DEGREE
+                k == "ADV"
+                or t.text in self.modals
+                or t.text in _HOW_DEGREE
+                or t.text in self.negations  # 没听过: jieba tags 没 a verb
                 for t, k in rest[:-tail]
             )
         ):
@@ -1102,8 +1112,13 @@ class Ellipsis:
         )
 
     def _dangles(self, word: str) -> bool:
-        """A transitive verb that can end a query without its object (看 / 看过 / 买了)."""
-        return word in self.dangling or (word[-1:] in "了过着" and word[:-1] in self.dangling)
+        """A transitive verb that can end a query without its object (看 / 看过 / 买了), also
+        as jieba joins it to its negation or its potential complement (不吃 / 买不起)."""
+        if word in self.dangling or (word[-1:] in "了过着" and word[:-1] in self.dangling):
+            return True
+        if word[:1] in self.negations and word[1:] in self.dangling:
+            return word[1:] not in self.answer_verbs  # 没有 / 不会: an answer of its own
+        return len(word) >= 3 and word[-2:] in _POTENTIAL and word[:-2] in self.dangling
 
     def _says_what(self, rest: str) -> bool:
         """What follows a missing subject says what the subject is, so 是 joins them: where
