@@ -105,6 +105,8 @@ class Ellipsis:
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
+        self.measure_re = self.mt.patterns.get("measured_verbs", (None, ""))[0]
+        self.measured_verbs = self.mt.wordset("measured_verbs")
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
         owner = lexicon.rule("completeness", "owner_de")
         self.owner_classes = frozenset(owner.get("classes") or ()) if owner else frozenset()
@@ -948,6 +950,9 @@ class Ellipsis:
                 break
             if k in ("VERB", "ADJ"):
                 break
+        measured = self._measured(toks, kinds, i0)
+        if measured is not None:
+            return "object", measured  # 背一下 / 说几句 -> 背一下醉翁亭记
         # 讲一下 / 背一遍: a verbal measure belongs to the verb, the object goes after it
         rest = [
             (t, k)
@@ -1048,6 +1053,27 @@ class Ellipsis:
                 return "object", toks[j].end  # 你看了没 -> 你看世界杯了没
             return "object", toks[j].end if potential else _after_aspect(toks, j)
         return None
+
+    def _measured(self, toks: list[Any], kinds: list[str], i0: int) -> int | None:
+        """Where the object goes when the query is a verb of rules/completeness.yaml
+        measured_verbs with a verbal measure or a count and nothing after them (背一下 / 说几句
+        / 读一段 / 你给我评价一下), only adverbs, pronouns, prepositions and modals before the
+        verb: after the measure."""
+        if self.measure_re is None:
+            return None
+        j = len(toks) - 1
+        while j > i0 and kinds[j] == "PART":
+            j -= 1
+        if j - 1 < i0 or not self.measure_re.fullmatch(toks[j].text):
+            return None
+        if toks[j - 1].text not in self.measured_verbs or toks[j - 1].end != toks[j].start:
+            return None
+        if not all(
+            k in ("ADV", "PRON", "PREP") or t.text in self.modals
+            for t, k in zip(toks[i0 : j - 1], kinds[i0 : j - 1], strict=True)
+        ):
+            return None
+        return int(toks[j].end)
 
     def _owner_de(self, parse: Parse, d: Dialogue) -> int | None:
         """Where the thing goes when the query is nothing but a modifier with 的 (香港的 /
