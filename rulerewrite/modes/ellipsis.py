@@ -980,9 +980,16 @@ class Ellipsis:
         # 找不到 / 做不了: a verb and its potential complement end the verb phrase
         tail = 2 if len(rest) >= 2 and rest[-1][0].text in _POTENTIAL else 1
         if (
+            tail == 1
+            and len(rest) >= 3
+            and rest[-2][0].text in self.negations
+            and rest[-3][0].text == rest[-1][0].text
+        ):
+            tail = 3  # 玩不玩 / 吃不吃: an A-not-A verb, the object goes after it
+        if (
             len(rest) >= tail
             and rest[-tail][1] == "VERB"
-            and self._dangles(rest[-tail][0].text)
+            and self._dangles(rest[-tail][0].text if tail < 3 else rest[-1][0].text)
             and all(
                 k == "ADV"
                 or t.text in self.modals
@@ -993,7 +1000,7 @@ class Ellipsis:
         ):
             # 知道 / 不知道 / 也喜欢吗 / 不想去 / 没看过 / 超喜欢: a bare verb (after adverbs,
             # modals or a degree)
-            if tail == 2:
+            if tail >= 2:
                 return "object", rest[-1][0].end
             return "object", _after_aspect(toks, toks.index(rest[-1][0]))
         if not has_nominal_subject:
@@ -1144,6 +1151,10 @@ class Ellipsis:
             return True
         if word[:1] in self.negations and word[1:] in self.dangling:
             return word[1:] not in self.answer_verbs  # 没有 / 不会: an answer of its own
+        if len(word) == 3 and word[1] in self.negations and word[0] == word[2]:
+            # 吃不吃 / 看不看: an A-not-A verb (有没有 / 会不会 ask on their own; 喜不喜欢呢
+            # asks about the topic, which stays in front)
+            return word[2:] in self.dangling and word[2:] not in self.answer_verbs
         return len(word) >= 3 and word[-2:] in _POTENTIAL and word[:-2] in self.dangling
 
     def _says_what(self, rest: str) -> bool:
