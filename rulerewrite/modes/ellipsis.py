@@ -105,6 +105,17 @@ class Ellipsis:
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
+        where_to = lexicon.rule("completeness", "where_to")
+        self.where_to_rule = where_to
+        self.where_to_re = where_to.pattern if where_to is not None else None
+        self.activities = tuple(
+            sorted((str(w) for w in (where_to.get("activities") or ())), key=len, reverse=True)
+            if where_to
+            else ()
+        )
+        self.activity_objects = frozenset(
+            str(w) for w in ((where_to.get("take_object") or ()) if where_to else ())
+        )
         self.measure_re = self.mt.patterns.get("measured_verbs", (None, ""))[0]
         self.measured_verbs = self.mt.wordset("measured_verbs")
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
@@ -452,7 +463,7 @@ class Ellipsis:
         told = self.mt.narrate(state, d, text, mode="ellipsis")
         if told is not None:
             return told  # 梦到林俊杰 / … / 在唱歌 -> 梦到林俊杰在唱歌
-        why = self._bare_why(state, d, text)
+        why = self._bare_why(state, d, text) or self._where_to(state, d, text)
         if why is not None:
             return why
         answer = (
@@ -1248,6 +1259,41 @@ class Ellipsis:
             note=f"{core}: asks why the last answer holds",
             confidence=0.6,
         )
+
+    def _where_to(self, state: State, d: Dialogue, text: str) -> State | None:
+        """去哪里 / 你想去哪 after a turn of the last exchange that names what to go and do
+        (明天出差 / 我最近想去旅行 / 明天中午吃鱼, rules/completeness.yaml where_to) asks where to
+        go and do it: the activity goes after the where-word (去哪里出差 / 去哪吃鱼); the
+        assistant's turn first, then the user's."""
+        rule = self.where_to_rule
+        m = self.where_to_re.match(text.strip()) if self.where_to_re is not None else None
+        exchange = last_exchange(state, d)
+        if rule is None or m is None or exchange is None or not self.activities:
+            return None
+        for ti in reversed(exchange):
+            said = ti.turn.content
+            found = [(said.find(a), a) for a in self.activities if a in said]
+            if not found:
+                continue
+            at, act = min(found, key=lambda f: (f[0], -len(f[1])))
+            if act in self.activity_objects:
+                toks = [t for t in ti.parse.tokens if t.start >= at + len(act)]
+                if not toks or kind_of(toks[0].pos, toks[0].text) != "NOUN":
+                    continue  # 吃 with no thing eaten: no activity said
+                act = said[at : toks[0].end]
+            new = m.group("pre") + act + m.group("pt")
+            return _resolved_from(
+                state,
+                rule.source,
+                new,
+                act,
+                ti,
+                "statement",
+                slot="object",
+                note=f"where to go and do {act!r}",
+                confidence=0.65,
+            )
+        return None
 
     def _why_statement(self, d: Dialogue, said: str) -> str:
         """The assistant's statement as the body of a why question: its first-person opener and
