@@ -105,6 +105,12 @@ class Ellipsis:
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
+        self.teach_rule = lexicon.rule("completeness", "teach_what")
+        self.teach_asked = rule_pattern(self.teach_rule, "asked")
+        self.teach_unable = rule_pattern(self.teach_rule, "unable")
+        self.teach_drop = tuple(
+            str(v) for v in ((self.teach_rule.get("drop_verbs") or ()) if self.teach_rule else ())
+        )
         where_to = lexicon.rule("completeness", "where_to")
         self.where_to_rule = where_to
         self.where_to_re = where_to.pattern if where_to is not None else None
@@ -463,7 +469,11 @@ class Ellipsis:
         told = self.mt.narrate(state, d, text, mode="ellipsis")
         if told is not None:
             return told  # 梦到林俊杰 / … / 在唱歌 -> 梦到林俊杰在唱歌
-        why = self._bare_why(state, d, text) or self._where_to(state, d, text)
+        why = (
+            self._bare_why(state, d, text)
+            or self._where_to(state, d, text)
+            or self._taught(state, d, text)
+        )
         if why is not None:
             return why
         answer = (
@@ -1259,6 +1269,42 @@ class Ellipsis:
             note=f"{core}: asks why the last answer holds",
             confidence=0.6,
         )
+
+    def _taught(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A request to teach with nothing taught (教教我 / 那你教我吧 / 我教你) after the user
+        asked whether the assistant can do something (你会做饭吗 / c语言会吗) or the assistant
+        said it cannot (可我不会骂人), rules/completeness.yaml teach_what: what to teach is
+        that (教我做饭 / 我教你骂人), before the query's final particle."""
+        rule = self.teach_rule
+        m = rule.pattern.match(text.strip()) if rule is not None and rule.pattern else None
+        exchange = last_exchange(state, d)
+        if m is None or exchange is None:
+            return None
+        for ti, pat in zip(exchange, (self.teach_asked, self.teach_unable), strict=True):
+            said = ti.turn.content.strip().rstrip("?？!！。.~ ")
+            found = pat.search(said) if pat is not None else None
+            if found is None:
+                continue
+            x = next((g for g in found.groups() if g), "")
+            if not x or _PERSONAL.search(x) or _HAS_QWORD.search(x):
+                return None
+            # 你会说德语吗 / 那你教我吧 -> 那你教我德语吧: the language, not the speaking
+            lead = next((v for v in self.teach_drop if x.startswith(v)), "")
+            if lead and len(x) - len(lead) >= 2:
+                x = x[len(lead) :]
+            new = m.group("pre") + x + (m.group("pt") or "")
+            return _resolved_from(
+                state,
+                rule.source if rule is not None else "ellipsis",
+                new,
+                x,
+                ti,
+                "statement",
+                slot="object",
+                note=f"teach {x!r}",
+                confidence=0.65,
+            )
+        return None
 
     def _where_to(self, state: State, d: Dialogue, text: str) -> State | None:
         """去哪里 / 你想去哪 after a turn of the last exchange that names what to go and do
