@@ -106,11 +106,37 @@ class Ellipsis:
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
+        self.teach_rule = lexicon.rule("completeness", "teach_what")
+        self.teach_asked = rule_pattern(self.teach_rule, "asked")
+        self.teach_unable = rule_pattern(self.teach_rule, "unable")
+        self.teach_drop = tuple(
+            str(v) for v in ((self.teach_rule.get("drop_verbs") or ()) if self.teach_rule else ())
+        )
+        where_to = lexicon.rule("completeness", "where_to")
+        self.where_to_rule = where_to
+        self.where_to_re = where_to.pattern if where_to is not None else None
+        self.activities = tuple(
+            sorted((str(w) for w in (where_to.get("activities") or ())), key=len, reverse=True)
+            if where_to
+            else ()
+        )
+        self.activity_objects = frozenset(
+            str(w) for w in ((where_to.get("take_object") or ()) if where_to else ())
+        )
+        self.measure_re = self.mt.patterns.get("measured_verbs", (None, ""))[0]
+        self.measured_verbs = self.mt.wordset("measured_verbs")
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
+        owner = lexicon.rule("completeness", "owner_de")
+        self.owner_classes = frozenset(owner.get("classes") or ()) if owner else frozenset()
+        self.owner_verbal = frozenset(owner.get("verbal_tags") or ()) if owner else frozenset()
+        self.owner_words = int((owner.get("max_words") if owner else 0) or 0)
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
+        self.aspects = frozenset((dangling.get("aspects") or ()) if dangling else ())
+        self.negations = frozenset((dangling.get("negations") or ()) if dangling else ())
+        self.answer_verbs = frozenset((dangling.get("answer_verbs") or ()) if dangling else ())
         self.give_verbs = self.mt.wordset("give_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
@@ -192,6 +218,8 @@ class Ellipsis:
         self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
         self.kind_not_query = rule_pattern(self.kind_answered_rule, "not_query")
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
+        judged = lexicon.rule("completeness", "judged_reply")
+        self.judged_reply_len = int((judged.get("max_reply") if judged else 0) or 0)
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = rule_pattern(self.weather_rule, "report")
         weather = self.weather_rule
@@ -456,7 +484,11 @@ class Ellipsis:
         told = self.mt.narrate(state, d, text, mode="ellipsis")
         if told is not None:
             return told  # 梦到林俊杰 / … / 在唱歌 -> 梦到林俊杰在唱歌
-        why = self._bare_why(state, d, text)
+        why = (
+            self._bare_why(state, d, text)
+            or self._where_to(state, d, text)
+            or self._taught(state, d, text)
+        )
         if why is not None:
             return why
         answer = (
@@ -486,7 +518,11 @@ class Ellipsis:
         echo = self._verb_echo(state, d, parse)
         if echo is not None:
             return self._complete(echo, echo_again=False) if echo_again else echo
-        gap = ("subject", at) if member else self._gap(parse)
+        owner = None if member else self._owner_de(parse, d)
+        if owner is not None:
+            gap: tuple[str, int] | None = ("object", owner)  # 香港的 -> 香港的迪士尼
+        else:
+            gap = ("subject", at) if member else self._gap(parse)
         if gap is not None and gap[0] == "subject" and not member:
             # read after an opening acknowledgement: 好吧大阪提供…吗 has its subject (大阪);
             # 嗯嗯怎么设置密码 takes its topic after 嗯嗯
@@ -602,6 +638,8 @@ class Ellipsis:
             and not self._confident(cands, kinds, floor)
         ):
             named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
+        if named is None and kind == "object" and not self._confident(cands, kinds, floor):
+            named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
         if named is not None:
             best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
@@ -744,11 +782,15 @@ class Ellipsis:
             and c.mention.head not in self.attributes  # 味道不错: an attribute, not a thing
             and not any(n in c.mention.text for n in self.kind_words)
         ]
-        texts = {c.mention.text for c in offered}
-        if not offered or any(t not in offered[0].mention.text for t in texts):
-            return None  # nothing, or two things offered: not clear which
+        if not offered:
+            return None
         best = offered[0]
         said = _OFFER_END.sub("", last.turn.content.strip())
+        texts = {c.mention.text for c in offered}
+        if any(t not in best.mention.text for t in texts) and not self._offered_first(
+            offered, last.turn.content
+        ):
+            return None  # two things offered: not clear which
         # 吃烙饼 / 腊八节吃八宝粥: what is offered follows the verb of the asking
         said = _OFFER_VERB.split(said)[-1]
         if (
@@ -765,6 +807,37 @@ class Ellipsis:
             )
             best = new_candidate(whole, best.score, best.why + ", the whole reply")
         return best
+
+    def _offered_first(self, offered: list[Any], reply: str) -> bool:
+        """The first thing offered opens the reply (after an acknowledgement) as its subject or
+        object and the others only come up in what is said of it (戚风蛋糕好吃软软的…早餐必备:
+        早餐 is no second offer)."""
+        m = offered[0].mention
+        lead = reply[: m.start].strip()
+        if lead and (self.ack is None or self.ack.fullmatch(lead) is None):
+            return False
+        return m.gram in ("subj", "obj") and all(c.mention.gram == "dep" for c in offered[1:])
+
+    def _judged_reply(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
+        """The candidate the assistant's last turn opens with, when nothing but an evaluation
+        follows it (刀塔传奇很好玩 / 火龙果不好吃; rules/completeness.yaml judged_reply): a verb
+        of the query left without its object (我不会玩 / 你吃过) is about the thing just
+        judged."""
+        last = _answered(state, d)
+        if last is None:
+            return None
+        said = last.turn.content.strip().rstrip("?？!！。.~ ")
+        if len(said) > self.judged_reply_len:
+            return None
+        for c in cands:
+            m = c.mention
+            if m.turn != last.turn.index or m.start != 0 or _PERSONAL.search(m.text):
+                continue
+            if m.head in self.attributes:
+                continue  # 味道很不错: an attribute judged, its owner is the thing
+            if said.startswith(m.text) and self._evaluation(said[len(m.text) :]) is not None:
+                return c
+        return None
 
     def _copula_led(self, parse: Parse) -> bool:
         """是 + a noun phrase and nothing before it (是一个游戏 / 也是歌手啊): it says what
@@ -955,6 +1028,9 @@ class Ellipsis:
                 break
             if k in ("VERB", "ADJ"):
                 break
+        measured = self._measured(toks, kinds, i0)
+        if measured is not None:
+            return "object", measured  # 背一下 / 说几句 -> 背一下醉翁亭记
         # 讲一下 / 背一遍: a verbal measure belongs to the verb, the object goes after it
         rest = [
             (t, k)
@@ -975,20 +1051,34 @@ class Ellipsis:
             and all(k == "ADV" or k == "PRON" for _t, k in rest[:-2])
         ):
             return "object", rest[-1][0].end  # 你来过吗: where one has been (来过重庆)
+        # 听过 / 没玩过: the aspect particle jieba splits off ends the verb (the object goes
+        # after both, _after_aspect)
+        if len(rest) >= 2 and rest[-1][1] == "AUX" and rest[-1][0].text in self.aspects:
+            rest = rest[:-1]
         # 找不到 / 做不了: a verb and its potential complement end the verb phrase
         tail = 2 if len(rest) >= 2 and rest[-1][0].text in _POTENTIAL else 1
         if (
+            tail == 1
+            and len(rest) >= 3
+            and rest[-2][0].text in self.negations
+            and rest[-3][0].text == rest[-1][0].text
+        ):
+            tail = 3  # 玩不玩 / 吃不吃: an A-not-A verb, the object goes after it
+        if (
             len(rest) >= tail
             and rest[-tail][1] == "VERB"
-            and self._dangles(rest[-tail][0].text)
+            and self._dangles(rest[-tail][0].text if tail < 3 else rest[-1][0].text)
             and all(
-                k == "ADV" or t.text in self.modals or t.text in _HOW_DEGREE
+                k == "ADV"
+                or t.text in self.modals
+                or t.text in _HOW_DEGREE
+                or t.text in self.negations  # 没听过: jieba tags 没 a verb
                 for t, k in rest[:-tail]
             )
         ):
             # 知道 / 不知道 / 也喜欢吗 / 不想去 / 没看过 / 超喜欢: a bare verb (after adverbs,
             # modals or a degree)
-            if tail == 2:
+            if tail >= 2:
                 return "object", rest[-1][0].end
             return "object", _after_aspect(toks, toks.index(rest[-1][0]))
         if not has_nominal_subject:
@@ -1049,6 +1139,60 @@ class Ellipsis:
             return "object", toks[j].end if potential else _after_aspect(toks, j)
         return None
 
+    def _measured(self, toks: list[Any], kinds: list[str], i0: int) -> int | None:
+        """Where the object goes when the query is a verb of rules/completeness.yaml
+        measured_verbs with a verbal measure or a count and nothing after them (背一下 / 说几句
+        / 读一段 / 你给我评价一下), only adverbs, pronouns, prepositions and modals before the
+        verb: after the measure."""
+        if self.measure_re is None:
+            return None
+        j = len(toks) - 1
+        while j > i0 and kinds[j] == "PART":
+            j -= 1
+        if j - 1 < i0 or not self.measure_re.fullmatch(toks[j].text):
+            return None
+        if toks[j - 1].text not in self.measured_verbs or toks[j - 1].end != toks[j].start:
+            return None
+        if not all(
+            k in ("ADV", "PRON", "PREP") or t.text in self.modals
+            for t, k in zip(toks[i0 : j - 1], kinds[i0 : j - 1], strict=True)
+        ):
+            return None
+        return int(toks[j].end)
+
+    def _owner_de(self, parse: Parse, d: Dialogue) -> int | None:
+        """Where the thing goes when the query is nothing but a modifier with 的 (香港的 /
+        蝙蝠侠里的 / 女生版的 / 工作上的, rules/completeness.yaml owner_de): after the 的. Not a
+        time alone (明天的: a weather or schedule question), a verb or an adjective (打工的 /
+        挺好的: they say something of their own), a verbal noun but before a place word
+        (犯法的 / 工作上的), nor a question (你哪的); not after the assistant's question that
+        names nothing (我想买跑车 / 啥样的 / 白色的呗: an answer, the wh-answer's business)."""
+        if not self.owner_words:
+            return None
+        toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
+        j = len(toks) - 1
+        while j >= 0 and kind_of(toks[j].pos, toks[j].text) == "PART":
+            j -= 1
+        if j < 1 or j > self.owner_words or toks[j].text != "的":
+            return None
+        kinds = [kind_of(t.pos, t.text) for t in toks[:j]]
+        if all(k == "TIME" for k in kinds):
+            return None
+        for i, (t, k) in enumerate(zip(toks[:j], kinds, strict=True)):
+            if k not in self.owner_classes or is_question_word(t.text):
+                return None
+            if t.pos in self.owner_verbal and kinds[i + 1 : i + 2] != ["LOC"]:
+                return None
+        last = d.turns[-1] if d.turns else None
+        if (
+            last is not None
+            and last.turn.role == "assistant"
+            and not last.mentions
+            and is_question(last.parse)
+        ):
+            return None
+        return toks[j].end
+
     def _clause(self, m: Mention) -> bool:
         """A phrase the chunker or the shared-span finder made that holds an adverb
         (全世界的客户都想不花钱 / 兴奋点大大增加) is a clause, not a thing to put back; a topic
@@ -1079,8 +1223,17 @@ class Ellipsis:
         )
 
     def _dangles(self, word: str) -> bool:
-        """A transitive verb that can end a query without its object (看 / 看过 / 买了)."""
-        return word in self.dangling or (word[-1:] in "了过着" and word[:-1] in self.dangling)
+        """A transitive verb that can end a query without its object (看 / 看过 / 买了), also
+        as jieba joins it to its negation or its potential complement (不吃 / 买不起)."""
+        if word in self.dangling or (word[-1:] in "了过着" and word[:-1] in self.dangling):
+            return True
+        if word[:1] in self.negations and word[1:] in self.dangling:
+            return word[1:] not in self.answer_verbs  # 没有 / 不会: an answer of its own
+        if len(word) == 3 and word[1] in self.negations and word[0] == word[2]:
+            # 吃不吃 / 看不看: an A-not-A verb (有没有 / 会不会 ask on their own; 喜不喜欢呢
+            # asks about the topic, which stays in front)
+            return word[2:] in self.dangling and word[2:] not in self.answer_verbs
+        return len(word) >= 3 and word[-2:] in _POTENTIAL and word[:-2] in self.dangling
 
     def _says_what(self, rest: str) -> bool:
         """What follows a missing subject says what the subject is, so 是 joins them: where
@@ -1173,6 +1326,77 @@ class Ellipsis:
             note=f"{core}: asks why the last answer holds",
             confidence=0.6,
         )
+
+    def _taught(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A request to teach with nothing taught (教教我 / 那你教我吧 / 我教你) after the user
+        asked whether the assistant can do something (你会做饭吗 / c语言会吗) or the assistant
+        said it cannot (可我不会骂人), rules/completeness.yaml teach_what: what to teach is
+        that (教我做饭 / 我教你骂人), before the query's final particle."""
+        rule = self.teach_rule
+        m = rule.pattern.match(text.strip()) if rule is not None and rule.pattern else None
+        exchange = last_exchange(state, d)
+        if m is None or exchange is None:
+            return None
+        for ti, pat in zip(exchange, (self.teach_asked, self.teach_unable), strict=True):
+            said = ti.turn.content.strip().rstrip("?？!！。.~ ")
+            found = pat.search(said) if pat is not None else None
+            if found is None:
+                continue
+            x = next((g for g in found.groups() if g), "")
+            if not x or _PERSONAL.search(x) or _HAS_QWORD.search(x):
+                return None
+            # 你会说德语吗 / 那你教我吧 -> 那你教我德语吧: the language, not the speaking
+            lead = next((v for v in self.teach_drop if x.startswith(v)), "")
+            if lead and len(x) - len(lead) >= 2:
+                x = x[len(lead) :]
+            new = m.group("pre") + x + (m.group("pt") or "")
+            return _resolved_from(
+                state,
+                rule.source if rule is not None else "ellipsis",
+                new,
+                x,
+                ti,
+                "statement",
+                slot="object",
+                note=f"teach {x!r}",
+                confidence=0.65,
+            )
+        return None
+
+    def _where_to(self, state: State, d: Dialogue, text: str) -> State | None:
+        """去哪里 / 你想去哪 after a turn of the last exchange that names what to go and do
+        (明天出差 / 我最近想去旅行 / 明天中午吃鱼, rules/completeness.yaml where_to) asks where to
+        go and do it: the activity goes after the where-word (去哪里出差 / 去哪吃鱼); the
+        assistant's turn first, then the user's."""
+        rule = self.where_to_rule
+        m = self.where_to_re.match(text.strip()) if self.where_to_re is not None else None
+        exchange = last_exchange(state, d)
+        if rule is None or m is None or exchange is None or not self.activities:
+            return None
+        for ti in reversed(exchange):
+            said = ti.turn.content
+            found = [(said.find(a), a) for a in self.activities if a in said]
+            if not found:
+                continue
+            at, act = min(found, key=lambda f: (f[0], -len(f[1])))
+            if act in self.activity_objects:
+                toks = [t for t in ti.parse.tokens if t.start >= at + len(act)]
+                if not toks or kind_of(toks[0].pos, toks[0].text) != "NOUN":
+                    continue  # 吃 with no thing eaten: no activity said
+                act = said[at : toks[0].end]
+            new = m.group("pre") + act + m.group("pt")
+            return _resolved_from(
+                state,
+                rule.source,
+                new,
+                act,
+                ti,
+                "statement",
+                slot="object",
+                note=f"where to go and do {act!r}",
+                confidence=0.65,
+            )
+        return None
 
     def _why_statement(self, d: Dialogue, said: str) -> str:
         """The assistant's statement as the body of a why question: its first-person opener and
