@@ -60,6 +60,7 @@ class Coreference:
         self.bare = [p for p, _d, _s in self.mt.extra_refs]
         vals = self.mt.coref_values
         self.min_score = float(vals.get("min_score", 2.0))
+        self.overlap_min = int(vals.get("overlap_min", 2))
         self.salient_kinds = frozenset(
             vals.get("salient", ["topic", "entity", "named", "repeated"])
         )
@@ -1177,6 +1178,14 @@ class Coreference:
                 )
             ):
                 said = _YOUR[owner.group()] + said
+        # 马化腾女儿叫什么 / … / 他女儿叫什么, 它的作用是什么: an antecedent that ends with what
+        # follows the reference gives its owner, the query's own words stay (马化腾女儿, not
+        # 马化腾女儿女儿)
+        k = min(len(said) - self.overlap_min, len(text) - end)
+        while k >= self.overlap_min and not said.endswith(text[end : end + k]):
+            k -= 1
+        if k >= self.overlap_min:
+            said = said[:-k]
         new = text[:start] + said + text[end:]
         return resolved(
             state,
