@@ -61,6 +61,10 @@ class Coreference:
         vals = self.mt.coref_values
         self.min_score = float(vals.get("min_score", 2.0))
         self.overlap_min = int(vals.get("overlap_min", 2))
+        # 他说他认识你: the pronoun inside what the speaker says stays (``reported_speech``)
+        speech = lexicon.rule("coreference", "reported_speech")
+        self.speech = speech.pattern if speech is not None else None
+        self.speech_pronouns = rule_words(speech, "pronouns")
         self.salient_kinds = frozenset(
             vals.get("salient", ["topic", "entity", "named", "repeated"])
         )
@@ -234,6 +238,8 @@ class Coreference:
         text = state.standalone
         parse = self.mt.parse(text)
         refs = [r for r in self.mt.references(text, parse) if not (r.plural or r.ordinal)]
+        if self.speech is not None:
+            refs = self._not_reported(text, refs)
         if not refs:
             return state
         d = self.mt.dialogue(state)
@@ -247,6 +253,20 @@ class Coreference:
             if new_state.decision == "ask_user":
                 return new_state
         return new_state
+
+    def _not_reported(self, text: str, refs: list[Ref]) -> list[Ref]:
+        """``refs`` without a 他 / 她 in what the same pronoun before it says (他说他认识你 /
+        她跟别人说她不认识我: rules/coreference.yaml ``reported_speech``): the speaker is named
+        once, the pronoun inside the report stays."""
+        out: list[Ref] = []
+        speakers: set[str] = set()
+        for r in sorted(refs, key=lambda r: r.start):
+            if r.text in speakers:
+                continue
+            out.append(r)
+            if r.text in self.speech_pronouns and self.speech.match(text, r.end):  # type: ignore[union-attr]
+                speakers.add(r.text)
+        return out
 
     def _opening_filler(self, text: str, ref: Ref) -> bool:
         """那个 / 这个 that opens a query as a hesitation filler, not a reference: it stands first,
