@@ -305,6 +305,10 @@ class ContextAnalyzer:
         self.topic_not_first: tuple[str, ...] = ()
         self.topic_not_last: tuple[str, ...] = ()
         self.topic_not_inside: tuple[str, ...] = ()
+        # what runs on after a topic (a particle, a reason, a comment): rules/context.yaml
+        # topic_bounds ``cut``
+        self.topic_cut: re.Pattern[str] | None = None
+        self.topic_cut_keep: frozenset[str] = frozenset()
         self.non_entity: frozenset[str] = frozenset()
         self.named_kinds: list[tuple[re.Pattern[str], str]] = []
         self.work_verbs: frozenset[str] = frozenset()
@@ -340,6 +344,9 @@ class ContextAnalyzer:
                 self.topic_not_last += tuple(str(w) for w in r.get("not_last"))
             if r.get("not_inside"):
                 self.topic_not_inside += tuple(str(w) for w in r.get("not_inside"))
+            if r.get("cut") and r.id == "topic_bounds":
+                self.topic_cut = re.compile(str(r.get("cut")))
+                self.topic_cut_keep = frozenset(str(t) for t in (r.get("cut_keep") or ()))
             for etype, words in (r.get("type_suffixes") or {}).items():
                 suffixes += [(str(w), str(etype)) for w in words]
             if r.get("chars") and r.id == "transliteration":
@@ -584,6 +591,25 @@ class ContextAnalyzer:
             first = next((t for t in toks if t.start == at), None)
             if first is not None and first.text in _MEASURE and len(phrase) > 2:
                 phrase, at = phrase[1:], at + 1  # 我想买个摄影机: a measure word opens no title
+            if self.topic_cut is not None:
+                # 我喜欢听眉间雪因为好听 / 你喜欢李易峰吖: the topic ends where a word of its
+                # own runs on with a particle, a reason or a comment
+                for cm in self.topic_cut.finditer(phrase, 2):
+                    k = next((i for i, t in enumerate(toks) if t.start == at + cm.start()), -1)
+                    if (
+                        k < 0
+                        # 他 / 你 in what runs on: no topic at all (你说喻文州啊他是谁)
+                        or _PERSONAL.search(phrase, cm.start())
+                        # 微微一笑很倾城: a word before a noun belongs to the title
+                        or (
+                            toks[k].text == cm.group()
+                            and k + 1 < len(toks)
+                            and toks[k + 1].pos in self.topic_cut_keep
+                        )
+                    ):
+                        continue
+                    phrase = phrase[: cm.start()]
+                    break
             # a speaker's pronoun or an adverb as a word of its own, not a character inside
             # a word of a title (你好旧时光 / 无人生还: 你好 and 生还 are words the phrase holds)
             inside = {

@@ -64,6 +64,10 @@ class Comparison:
         self.house_min = float(house.get("min_score") or 2.0) if house else 2.0
         self.house_not_types = frozenset(house.get("not_types") or ()) if house else frozenset()
         self.people_types = frozenset(coll.get("people_types") or ()) if coll else frozenset()
+        # 她写了那些诗 / 他经历过那些困难: chat's 那些 for 哪些, ending the query (``which_typo``)
+        typo = lexicon.rule("comparison", "which_typo")
+        self.typo_source = typo.source if typo is not None else ""
+        self.which_typo = typo.pattern if typo is not None else None
 
     def applies(self, state: State) -> bool:
         return (
@@ -164,6 +168,10 @@ class Comparison:
                     slot="referent",
                     note=f"{ref.text} -> {one.mention.text} (one group: {one.why})",
                 )
+        if group is None and self.which_typo is not None and self.which_typo.match(text, ref.start):
+            # 她写了那些诗: with no set to point at, 那些 + a noun ending the query asks which
+            # (哪些), or names a new noun phrase: nothing to resolve, nothing to ask back
+            return state.note("comparison", self.typo_source, f"{ref.text}: 哪些, no set reference")
         if group is None:
             return ask(
                 state,

@@ -60,6 +60,11 @@ class Coreference:
         self.bare = [p for p, _d, _s in self.mt.extra_refs]
         vals = self.mt.coref_values
         self.min_score = float(vals.get("min_score", 2.0))
+        self.overlap_min = int(vals.get("overlap_min", 2))
+        # 他说他认识你: the pronoun inside what the speaker says stays (``reported_speech``)
+        speech = lexicon.rule("coreference", "reported_speech")
+        self.speech = speech.pattern if speech is not None else None
+        self.speech_pronouns = rule_words(speech, "pronouns")
         self.salient_kinds = frozenset(
             vals.get("salient", ["topic", "entity", "named", "repeated"])
         )
@@ -94,6 +99,9 @@ class Coreference:
         # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
         here = lexicon.rule("coreference", "here")
         self.here_source = here.source if here is not None else None
+        # 那里天气怎么样 -> 南京天气怎么样: a place and its attribute said as one phrase
+        there = lexicon.rule("coreference", "there")
+        self.place_attr_de = bool(there.get("attribute_de", True)) if there is not None else True
         # 那个很好吃 / 这个不好看: a plain 这个 / 那个 takes the one clear antecedent of the last
         # exchange even when it is not salient (rules/coreference.yaml ``plain_reference``)
         plain = lexicon.rule("coreference", "plain_reference")
@@ -230,6 +238,8 @@ class Coreference:
         text = state.standalone
         parse = self.mt.parse(text)
         refs = [r for r in self.mt.references(text, parse) if not (r.plural or r.ordinal)]
+        if self.speech is not None:
+            refs = self._not_reported(text, refs)
         if not refs:
             return state
         d = self.mt.dialogue(state)
@@ -243,6 +253,20 @@ class Coreference:
             if new_state.decision == "ask_user":
                 return new_state
         return new_state
+
+    def _not_reported(self, text: str, refs: list[Ref]) -> list[Ref]:
+        """``refs`` without a 他 / 她 in what the same pronoun before it says (他说他认识你 /
+        她跟别人说她不认识我: rules/coreference.yaml ``reported_speech``): the speaker is named
+        once, the pronoun inside the report stays."""
+        out: list[Ref] = []
+        speakers: set[str] = set()
+        for r in sorted(refs, key=lambda r: r.start):
+            if r.text in speakers:
+                continue
+            out.append(r)
+            if r.text in self.speech_pronouns and self.speech.match(text, r.end):  # type: ignore[union-attr]
+                speakers.add(r.text)
+        return out
 
     def _opening_filler(self, text: str, ref: Ref) -> bool:
         """那个 / 这个 that opens a query as a hesitation filler, not a reference: it stands first,
@@ -1097,6 +1121,8 @@ class Coreference:
         best = good[0]
         text = state.standalone
         de = "" if best.mention.text.endswith("的") else "的"
+        if ref.etype == "place" and not self.place_attr_de:
+            de = ""  # 那边交通怎么样 -> 广州交通怎么样
         new = text[: ref.start] + best.mention.text + de + text[ref.end :]
         return resolved(
             state,
@@ -1137,6 +1163,14 @@ class Coreference:
                 )
             ):
                 said = _YOUR[owner.group()] + said
+        # 马化腾女儿叫什么 / … / 他女儿叫什么, 它的作用是什么: an antecedent that ends with what
+        # follows the reference gives its owner, the query's own words stay (马化腾女儿, not
+        # 马化腾女儿女儿)
+        k = min(len(said) - self.overlap_min, len(text) - end)
+        while k >= self.overlap_min and not said.endswith(text[end : end + k]):
+            k -= 1
+        if k >= self.overlap_min:
+            said = said[:-k]
         new = text[:start] + said + text[end:]
         return resolved(
             state,
