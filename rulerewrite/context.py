@@ -556,8 +556,11 @@ class ContextAnalyzer:
             for ds, de, dt, dsrc in dict_spans:
                 if ds <= head.start and head.end <= de:
                     etype, src, prot = dt, dsrc, True
-                    if dt in self.own_phrase_types and s < ds:
-                        s, phrase = ds, text[ds:e]  # 感觉/蔡徐坤, 锦鲤/杨超越: the name alone
+                    if dt in self.own_phrase_types and (s < ds or e > de):
+                        # 感觉/蔡徐坤, 锦鲤/杨超越, 王菲/吖 (a stray character the run took in):
+                        # the name alone
+                        s, e = max(s, ds), min(e, de)
+                        phrase = text[s:e]
             gram = head.rel if head.rel in ("subj", "obj", "coo") else "dep"
             if gram == "subj" and any(t.rel == "subj" and t.i > head.i for t in toks):
                 gram = "topic"

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from rulerewrite.text.parse import Parse, new_token
+from rulerewrite.text.parse import Parse, Token, new_token
 from rulerewrite.text.segment import Segmenter
 
 if TYPE_CHECKING:
