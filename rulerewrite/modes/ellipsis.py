@@ -66,6 +66,8 @@ _POINTING = (
 _WHICH_OF = frozenset({"什么", "啥", "哪个", "哪种", "哪款", "哪家", "谁", "哪里", "哪儿"})
 # potential complements that end a verb phrase before its object (找不到 / 做不了 / 买得起)
 _POTENTIAL = frozenset({"不到", "得到", "不了", "得了", "不起", "得起", "不动", "不完", "不懂"})
+# aspect particles a verb keeps before its object (玩过 + 吃鸡, 买了 + 房)
+_ASPECT = frozenset({"了", "过", "着"})
 # who receives after a verb of giving (给我 / 教你)
 _RECIPIENTS = frozenset({"我", "你", "他", "她", "我们", "你们"})
 # verbs of going, whose missing object may be a place
@@ -918,6 +920,15 @@ class Ellipsis:
             and all(k == "ADV" or k == "PRON" for _t, k in rest[:-2])
         ):
             return "object", rest[-1][0].end  # 你来过吗: where one has been (来过重庆)
+        # 玩过吗 / 去过了 / 买了: the aspect particles after a bare verb belong to it; after
+        # 过了 only a verb of going misses its object (去过了 -> 去过南京了), the others have
+        # theirs in front (海上钢琴师 / 看过了: the thing recommended is the topic)
+        bare = rest
+        while len(bare) >= 2 and bare[-1][1] == "AUX" and bare[-1][0].text in _ASPECT:
+            bare = bare[:-1]
+        done = "".join(t.text for t, _k in rest[len(bare) - 1 :])
+        if "过了" not in done or done.startswith(_GOING):
+            rest = bare
         # 找不到 / 做不了: a verb and its potential complement end the verb phrase
         tail = 2 if len(rest) >= 2 and rest[-1][0].text in _POTENTIAL else 1
         if (
