@@ -262,6 +262,7 @@ class Ellipsis:
             str(w) for w in ((self.work_rule.get("parts") or ()) if self.work_rule else ())
         )
         self.work_max = int((self.work_rule.get("max_query") if self.work_rule else 0) or 16)
+        self.work_favourite = rule_pattern(self.work_rule, "favourite")
         self.work_inside = frozenset(
             str(w) for w in ((self.work_rule.get("inside") or ()) if self.work_rule else ())
         )
@@ -460,6 +461,9 @@ class Ellipsis:
         )
         if answer is not None:
             return answer
+        fav = self._favourite(state, d, text)
+        if fav is not None:
+            return fav  # 你最喜欢谁 / 喜欢里面的谁: the members of the work talked about
         parse = self.mt.parse(text)
         if self.mt.references(text, parse):
             return state  # pronouns and sets: coreference / comparison decide
@@ -1449,28 +1453,7 @@ class Ellipsis:
         if before and (before[-1].text == "的" or kind_of(before[-1].pos, before[-1].text) == "DE"):
             return None
         last = d.turns[-2:]
-        window = {ti.turn.index for ti in last}
-        title = None
-        for c in self.mt.rank(d, text=parse.text):
-            m = c.mention
-            if m.turn not in window or c.score < self.min_score_question:
-                continue
-            if (
-                m.etype in _PERSON_TYPES
-                or m.etype in ("place", "time")
-                or _is_pronounish(m)
-                or m.text.endswith("的")
-                # 这样的漫画 points; 明朝那些事儿 is a title with 那些 inside it
-                or any(r.start == 0 for r in self.mt.references(m.text))
-            ):
-                continue
-            if (
-                (m.gram == "topic" and m.source.startswith("rules/"))
-                or m.etype == "work"
-                or "repeated" in c.why
-            ):
-                title = m
-            break
+        title = self._work_title(d, parse.text)
         if title is None or title.text in parse.text:
             return None
         part = toks[k].text
@@ -1490,6 +1473,63 @@ class Ellipsis:
             etype=title.etype,
             slot="owner",
             note=f"{part} of {title.text!r}, the work the last exchange talked about",
+            confidence=0.65,
+        )
+
+    def _work_title(self, d: Dialogue, text: str) -> Mention | None:
+        """The title the last exchange talked about (work_attribute): the best ranked mention
+        of the last two turns, when it is a topic frame's or a work's name or one both speakers
+        said; no person, place or time, nothing pointing (这样的漫画)."""
+        window = {ti.turn.index for ti in d.turns[-2:]}
+        for c in self.mt.rank(d, text=text):
+            m = c.mention
+            if m.turn not in window or c.score < self.min_score_question:
+                continue
+            if (
+                m.etype in _PERSON_TYPES
+                or m.etype in ("place", "time")
+                or _is_pronounish(m)
+                or m.text.endswith("的")
+                # 这样的漫画 points; 明朝那些事儿 is a title with 那些 inside it
+                or any(r.start == 0 for r in self.mt.references(m.text))
+            ):
+                continue
+            if (
+                (m.gram == "topic" and m.source.startswith("rules/"))
+                or m.etype == "work"
+                or "repeated" in c.why
+            ):
+                return m
+            return None
+        return None
+
+    def _favourite(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A which- or who-question about what the listener likes best with no whole named
+        (work_attribute ``favourite``: 你最喜欢谁 / 喜欢里面的谁 / 那你最喜欢哪一集) asks about
+        the members of the work the last exchange talked about: its title goes before the
+        question word, with ``里的`` before 谁, ``的`` before 哪, nothing before 里面."""
+        rule = self.work_rule
+        m = self.work_favourite.match(text) if self.work_favourite is not None else None
+        if rule is None or m is None or len(text) > self.work_max:
+            return None
+        title = self._work_title(d, text)
+        if title is None or title.text in text:
+            return None
+        at = m.start("w")
+        w = m.group("w")
+        glue = "" if w in self.work_inside else ("里的" if w == "谁" else "的")
+        new = text[:at] + title.text + glue + text[at:]
+        ti = next(ti for ti in d.turns if ti.turn.index == title.turn)
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            title.text,
+            ti,
+            "att",
+            etype=title.etype,
+            slot="owner",
+            note=f"{w} of {title.text!r}, the work the last exchange talked about",
             confidence=0.65,
         )
 
