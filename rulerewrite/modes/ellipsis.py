@@ -489,6 +489,12 @@ class Ellipsis:
         if gap is None:
             return state
         kind, pos = gap
+        if kind == "subject" and self._verb_then_part(parse):
+            # 知道作者吗 / 说说情节: the part of the work is the verb's object, the work goes
+            # before the part, not first
+            part = self._work_attribute(state, d)
+            if part is not None:
+                return part
         if not any(ti.mentions for ti in d.turns):
             if kind == "subject" and not state.history and self._bare_attr(parse):
                 etype, src = self.ask_type, self.mt.sources.get("ask_attributes", "ellipsis")
@@ -1475,6 +1481,18 @@ class Ellipsis:
             note=f"{part} of {title.text!r}, the work the last exchange talked about",
             confidence=0.65,
         )
+
+    def _verb_then_part(self, parse: Parse) -> bool:
+        """The query opens with a verb (after the leads) whose object is a part of a work
+        (知道作者吗 / 说说情节 / 讲一下结尾剧情), no noun before the part."""
+        if not self.work_parts:
+            return False
+        toks = [t for t in parse.tokens if t.text.strip() and t.text not in self.lead]
+        k = next((i for i, t in enumerate(toks) if t.text in self.work_parts), None)
+        if not k:
+            return False
+        kinds = [kind_of(t.pos, t.text) for t in toks[:k]]
+        return kinds[0] == "VERB" and all(k in ("VERB", "NUM", "ADV") for k in kinds)
 
     def _work_title(self, d: Dialogue, text: str) -> Mention | None:
         """The title the last exchange talked about (work_attribute): the best ranked mention
