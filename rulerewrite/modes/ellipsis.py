@@ -1604,13 +1604,19 @@ class Ellipsis:
         None when there is none or it opens with a number's digits (阴转雨夹雪0度: no object of
         雨夹雪)."""
         np: list[Any] = []
-        for u in ptoks[k + 1 :]:
-            if kind_of(u.pos, u.text) == "NOUN" or (np and u.text == "的"):
+        rest = ptoks[k + 1 :]
+        for n, u in enumerate(rest):
+            kind = kind_of(u.pos, u.text)
+            # 麻辣香锅 / 红烧肉: a modifier (tagged a, b or z) right before a noun opens the phrase
+            modifier = (kind == "ADJ" or u.pos == "z") and (
+                n + 1 < len(rest) and kind_of(rest[n + 1].pos, rest[n + 1].text) == "NOUN"
+            )
+            if kind == "NOUN" or (np and u.text == "的") or modifier:
                 np.append(u)
                 continue
             break
-        while np and np[-1].text == "的":
-            np.pop()
+        while np and kind_of(np[-1].pos, np[-1].text) != "NOUN":
+            np.pop()  # the phrase ends with its noun (not 的, not a bare modifier)
         if not np or np[0].text.isdigit():
             return None
         whole = [
