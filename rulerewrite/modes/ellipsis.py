@@ -108,6 +108,7 @@ class Ellipsis:
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
+        self.media = self.mt.patterns.get("media_owner", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
@@ -486,6 +487,10 @@ class Ellipsis:
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
             framed = self._gap(parse, skip=self.frame)
             gap = framed if framed is not None and framed[0] == "subject" else None
+        media = self.media.match(text) if self.media is not None else None
+        if media is not None:
+            # 有图片吗 / 给我发个链接: a picture or link of no one; whose goes before the noun
+            gap = ("subject", media.start("n"))
         if gap is None:
             return state
         kind, pos = gap
@@ -624,7 +629,9 @@ class Ellipsis:
                 if text[:pos].endswith(filler[:k]):
                     filler = filler[k:]
                     break
-        if member:
+        if media is not None:
+            filler += "" if filler.endswith("的") else "的"  # 有图片吗 -> 有马卡龙的图片吗
+        elif member:
             # 喜欢哪个角色 -> 喜欢龙珠的哪个角色; 里面哪个人物 -> 命运石之门里面哪个人物
             inside = [t for t in parse.tokens if t.end <= pos and t.text in ("里面", "里")]
             if inside:
