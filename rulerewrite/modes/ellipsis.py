@@ -113,6 +113,7 @@ class Ellipsis:
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
+        self.together = frozenset((dangling.get("together") or ()) if dangling else ())
         self.give_verbs = self.mt.wordset("give_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
@@ -953,7 +954,10 @@ class Ellipsis:
             and rest[-tail][1] == "VERB"
             and self._dangles(rest[-tail][0].text)
             and all(
-                k == "ADV" or t.text in self.modals or t.text in _HOW_DEGREE
+                k == "ADV"
+                or t.text in self.modals
+                or t.text in _HOW_DEGREE
+                or t.text in self.together
                 for t, k in rest[:-tail]
             )
         ):
