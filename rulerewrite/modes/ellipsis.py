@@ -27,6 +27,7 @@ from rulerewrite.modes.multiturn import (
     new_candidate,
     resolved,
     rule_pattern,
+    rule_words,
     salient,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
@@ -108,6 +109,11 @@ class Ellipsis:
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
+        copula = lexicon.rule("completeness", "copula_echo")
+        self.copula_rule = copula
+        self.copula_query = copula.pattern if copula is not None else None
+        self.copula_counts = rule_words(copula, "counts")
+        self.copula_back = int((copula.get("max_back") if copula else 0) or 2)
         self.media = self.mt.patterns.get("media_owner", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
@@ -450,7 +456,8 @@ class Ellipsis:
         if why is not None:
             return why
         answer = (
-            self._weather(state, d, text)
+            self._copula_echo(state, d, text)
+            or self._weather(state, d, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
             or self._wh_answer(state, d, text)
@@ -1492,6 +1499,46 @@ class Ellipsis:
             note=f"{part} of {title.text!r}, the work the last exchange talked about",
             confidence=0.65,
         )
+
+    def _copula_echo(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare copula with its subject or adverb and nothing after it (你也是 / 我不是 / 汪峰
+        也是吗 / 你不也是吗, completeness ``copula_echo``) says of its subject what a recent
+        turn said with 是: the noun phrase after that turn's last 是 (我是唐山人 / … / 你也是 ->
+        你也是唐山人; 就知道你是个小吃货 / 你不也是吗 -> 你不也是小吃货吗), the newest turn first."""
+        m = self.copula_query.match(text) if self.copula_query is not None else None
+        if m is None:
+            return None
+        for ti in reversed(d.turns[-self.copula_back :]):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            # 你不是个老师吗 asks for agreement: what it supposes is said of no one
+            asks_agree = ti.turn.content.rstrip("?？!！。 ").endswith(("吗", "么"))
+            ks = [
+                k
+                for k, t in enumerate(ptoks)
+                if t.text.endswith("是") and not (asks_agree and t.text == "不是")
+            ]
+            for k in reversed(ks):
+                while k + 1 < len(ptoks) and ptoks[k + 1].text in self.copula_counts:
+                    k += 1  # 是个小吃货: the count is no part of what it is
+                obj = self._noun_object(ti, ptoks, k)
+                obj = _LAUGHTER.sub("", obj) if obj is not None else None  # 大猪蹄子哈哈
+                if not obj or _PERSONAL.search(obj) or _HAS_QWORD.search(obj):
+                    continue
+                if obj in text:
+                    return None
+                new = text[: m.end("v")] + obj + text[m.end("v") :]
+                return _resolved_from(
+                    state,
+                    self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                    new,
+                    obj,
+                    ti,
+                    "obj",
+                    slot="object",
+                    note=f"是 takes what turn {ti.turn.index} said is: {obj!r}",
+                    confidence=0.7,
+                )
+        return None
 
     def _verb_then_part(self, parse: Parse) -> bool:
         """The query opens with a verb (after the leads) whose object is a part of a work
@@ -2546,6 +2593,7 @@ _CJK_OR_WORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")  # the said turn goes on 
 # tags of a noun that, right before a verb, is its topicalised object (三体也看过); a place, a
 # time or a noun after a question word (下沙也买不起 / 用什么语言写) is not
 _OBJECT_POS = frozenset({"n", "nz", "nr", "nrt", "nrfg", "eng", "x"})
+_LAUGHTER = re.compile(r"(?:哈|呵|嘿|嘻)+$")  # laughter a turn ends with is no part of its phrase
 _INTERJECTION = re.compile(r"^(?:嗯+|恩+|哈+|额+|哦+|噢+|哎+|诶|啊)[，,\s]*")
 # a bare evaluation: 好远 / 好巧 / 挺好听的 / 太贵了 / 真香
 # (好吧 / 好的 / 真的 acknowledge, they evaluate nothing)
