@@ -115,6 +115,7 @@ class Ellipsis:
         self.copula_counts = rule_words(copula, "counts")
         self.copula_back = int((copula.get("max_back") if copula else 0) or 2)
         self.media = self.mt.patterns.get("media_owner", (None, ""))[0]
+        self.how_object = self.mt.patterns.get("how_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
@@ -495,6 +496,9 @@ class Ellipsis:
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
             framed = self._gap(parse, skip=self.frame)
             gap = framed if framed is not None and framed[0] == "subject" else None
+        how = self.how_object.match(text) if self.how_object is not None else None
+        if how is not None and gap is not None and gap[0] == "subject":
+            gap = ("subject", how.end("v"))  # 你怎么知道 -> 你怎么知道X: a how-verb's object
         media = self.media.match(text) if self.media is not None else None
         if media is not None:
             # 有图片吗 / 给我发个链接: a picture or link of no one; whose goes before the noun
@@ -647,9 +651,11 @@ class Ellipsis:
             filler += "" if inside or filler.endswith("的") else "的"
         elif which and text.startswith("哪") and text.rstrip("?？呢啊呀").endswith("的"):
             filler += "是"  # 哪个国家的 -> 毕加索是哪个国家的
+        elif how is not None:
+            pass  # the object of the how-verb takes nothing after it
         elif kind == "subject" and not filler.endswith("的") and self._says_what(text[pos:]):
             filler += "是"  # 谁唱的 -> 泡沫是谁唱的; 唱民谣的 -> 赵雷是唱民谣的
-        if kind == "subject" and self._attribute_first(parse, pos):
+        if kind == "subject" and how is None and self._attribute_first(parse, pos):
             # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的)
             filler += "" if filler.endswith("的") else "的"
         new = text[:pos] + filler + text[pos:]
