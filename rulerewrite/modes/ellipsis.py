@@ -28,6 +28,7 @@ from rulerewrite.modes.multiturn import (
     new_candidate,
     resolved,
     rule_pattern,
+    rule_words,
     salient,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
@@ -67,6 +68,7 @@ _POINTING = (
 _WHICH_OF = frozenset({"什么", "啥", "哪个", "哪种", "哪款", "哪家", "谁", "哪里", "哪儿"})
 # potential complements that end a verb phrase before its object (找不到 / 做不了 / 买得起)
 _POTENTIAL = frozenset({"不到", "得到", "不了", "得了", "不起", "得起", "不动", "不完", "不懂"})
+# aspect particles a verb keeps before its object (玩过 + 吃鸡, 买了 + 房)
 # who receives after a verb of giving (给我 / 教你)
 _RECIPIENTS = frozenset({"我", "你", "他", "她", "我们", "你们"})
 # verbs of going, whose missing object may be a place
@@ -130,6 +132,13 @@ class Ellipsis:
         self.owner_classes = frozenset(owner.get("classes") or ()) if owner else frozenset()
         self.owner_verbal = frozenset(owner.get("verbal_tags") or ()) if owner else frozenset()
         self.owner_words = int((owner.get("max_words") if owner else 0) or 0)
+        copula = lexicon.rule("completeness", "copula_echo")
+        self.copula_rule = copula
+        self.copula_query = copula.pattern if copula is not None else None
+        self.copula_counts = rule_words(copula, "counts")
+        self.copula_back = int((copula.get("max_back") if copula else 0) or 2)
+        self.media = self.mt.patterns.get("media_owner", (None, ""))[0]
+        self.how_object = self.mt.patterns.get("how_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
@@ -137,6 +146,7 @@ class Ellipsis:
         self.aspects = frozenset((dangling.get("aspects") or ()) if dangling else ())
         self.negations = frozenset((dangling.get("negations") or ()) if dangling else ())
         self.answer_verbs = frozenset((dangling.get("answer_verbs") or ()) if dangling else ())
+        self.together = frozenset((dangling.get("together") or ()) if dangling else ())
         self.give_verbs = self.mt.wordset("give_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
@@ -303,6 +313,7 @@ class Ellipsis:
             str(w) for w in ((self.work_rule.get("parts") or ()) if self.work_rule else ())
         )
         self.work_max = int((self.work_rule.get("max_query") if self.work_rule else 0) or 16)
+        self.work_favourite = rule_pattern(self.work_rule, "favourite")
         self.work_inside = frozenset(
             str(w) for w in ((self.work_rule.get("inside") or ()) if self.work_rule else ())
         )
@@ -492,7 +503,8 @@ class Ellipsis:
         if why is not None:
             return why
         answer = (
-            self._weather(state, d, text)
+            self._copula_echo(state, d, text)
+            or self._weather(state, d, text)
             or self._judged_object(state, d, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
@@ -506,6 +518,9 @@ class Ellipsis:
         )
         if answer is not None:
             return answer
+        fav = self._favourite(state, d, text)
+        if fav is not None:
+            return fav  # 你最喜欢谁 / 喜欢里面的谁: the members of the work talked about
         parse = self.mt.parse(text)
         if self.mt.references(text, parse):
             return state  # pronouns and sets: coreference / comparison decide
@@ -532,9 +547,22 @@ class Ellipsis:
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
             framed = self._gap(parse, skip=self.frame)
             gap = framed if framed is not None and framed[0] == "subject" else None
+        how = self.how_object.match(text) if self.how_object is not None else None
+        if how is not None and gap is not None and gap[0] == "subject":
+            gap = ("subject", how.end("v"))  # 你怎么知道 -> 你怎么知道X: a how-verb's object
+        media = self.media.match(text) if self.media is not None else None
+        if media is not None:
+            # 有图片吗 / 给我发个链接: a picture or link of no one; whose goes before the noun
+            gap = ("subject", media.start("n"))
         if gap is None:
             return state
         kind, pos = gap
+        if kind == "subject" and self._verb_then_part(parse):
+            # 知道作者吗 / 说说情节: the part of the work is the verb's object, the work goes
+            # before the part, not first
+            part = self._work_attribute(state, d)
+            if part is not None:
+                return part
         if not any(ti.mentions for ti in d.turns):
             if kind == "subject" and not state.history and self._bare_attr(parse):
                 etype, src = self.ask_type, self.mt.sources.get("ask_attributes", "ellipsis")
@@ -668,7 +696,9 @@ class Ellipsis:
                 if text[:pos].endswith(filler[:k]):
                     filler = filler[k:]
                     break
-        if member:
+        if media is not None:
+            filler += "" if filler.endswith("的") else "的"  # 有图片吗 -> 有马卡龙的图片吗
+        elif member:
             # 喜欢哪个角色 -> 喜欢龙珠的哪个角色; 里面哪个人物 -> 命运石之门里面哪个人物
             inside = [t for t in parse.tokens if t.end <= pos and t.text in ("里面", "里")]
             if inside:
@@ -676,9 +706,11 @@ class Ellipsis:
             filler += "" if inside or filler.endswith("的") else "的"
         elif which and text.startswith("哪") and text.rstrip("?？呢啊呀").endswith("的"):
             filler += "是"  # 哪个国家的 -> 毕加索是哪个国家的
+        elif how is not None:
+            pass  # the object of the how-verb takes nothing after it
         elif kind == "subject" and not filler.endswith("的") and self._says_what(text[pos:]):
             filler += "是"  # 谁唱的 -> 泡沫是谁唱的; 唱民谣的 -> 赵雷是唱民谣的
-        if kind == "subject" and self._attribute_first(parse, pos):
+        if kind == "subject" and how is None and self._attribute_first(parse, pos):
             # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的)
             filler += "" if filler.endswith("的") else "的"
         new = text[:pos] + filler + text[pos:]
@@ -1051,10 +1083,16 @@ class Ellipsis:
             and all(k == "ADV" or k == "PRON" for _t, k in rest[:-2])
         ):
             return "object", rest[-1][0].end  # 你来过吗: where one has been (来过重庆)
-        # 听过 / 没玩过: the aspect particle jieba splits off ends the verb (the object goes
-        # after both, _after_aspect)
-        if len(rest) >= 2 and rest[-1][1] == "AUX" and rest[-1][0].text in self.aspects:
-            rest = rest[:-1]
+        # 玩过吗 / 去过了 / 买了 / 没玩过: the aspect particles after a bare verb (jieba splits
+        # them off: 听 + 过) belong to it, the object goes after them (_after_aspect); after
+        # 过了 only a verb of going misses its object (去过了 -> 去过南京了), the others have
+        # theirs in front (海上钢琴师 / 看过了: the thing recommended is the topic)
+        bare = rest
+        while len(bare) >= 2 and bare[-1][1] == "AUX" and bare[-1][0].text in self.aspects:
+            bare = bare[:-1]
+        done = "".join(t.text for t, _k in rest[len(bare) - 1 :])
+        if "过了" not in done or done.startswith(_GOING):
+            rest = bare
         # 找不到 / 做不了: a verb and its potential complement end the verb phrase
         tail = 2 if len(rest) >= 2 and rest[-1][0].text in _POTENTIAL else 1
         if (
@@ -1073,6 +1111,7 @@ class Ellipsis:
                 or t.text in self.modals
                 or t.text in _HOW_DEGREE
                 or t.text in self.negations  # 没听过: jieba tags 没 a verb
+                or t.text in self.together
                 for t, k in rest[:-tail]
             )
         ):
@@ -1719,28 +1758,7 @@ class Ellipsis:
         if before and (before[-1].text == "的" or kind_of(before[-1].pos, before[-1].text) == "DE"):
             return None
         last = d.turns[-2:]
-        window = {ti.turn.index for ti in last}
-        title = None
-        for c in self.mt.rank(d, text=parse.text):
-            m = c.mention
-            if m.turn not in window or c.score < self.min_score_question:
-                continue
-            if (
-                m.etype in _PERSON_TYPES
-                or m.etype in ("place", "time")
-                or _is_pronounish(m)
-                or m.text.endswith("的")
-                # 这样的漫画 points; 明朝那些事儿 is a title with 那些 inside it
-                or any(r.start == 0 for r in self.mt.references(m.text))
-            ):
-                continue
-            if (
-                (m.gram == "topic" and m.source.startswith("rules/"))
-                or m.etype == "work"
-                or "repeated" in c.why
-            ):
-                title = m
-            break
+        title = self._work_title(d, parse.text)
         if title is None or title.text in parse.text:
             return None
         part = toks[k].text
@@ -1760,6 +1778,115 @@ class Ellipsis:
             etype=title.etype,
             slot="owner",
             note=f"{part} of {title.text!r}, the work the last exchange talked about",
+            confidence=0.65,
+        )
+
+    def _copula_echo(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare copula with its subject or adverb and nothing after it (你也是 / 我不是 / 汪峰
+        也是吗 / 你不也是吗, completeness ``copula_echo``) says of its subject what a recent
+        turn said with 是: the noun phrase after that turn's last 是 (我是唐山人 / … / 你也是 ->
+        你也是唐山人; 就知道你是个小吃货 / 你不也是吗 -> 你不也是小吃货吗), the newest turn first."""
+        m = self.copula_query.match(text) if self.copula_query is not None else None
+        if m is None:
+            return None
+        for ti in reversed(d.turns[-self.copula_back :]):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            # 你不是个老师吗 asks for agreement: what it supposes is said of no one
+            asks_agree = ti.turn.content.rstrip("?？!！。 ").endswith(("吗", "么"))
+            ks = [
+                k
+                for k, t in enumerate(ptoks)
+                if t.text.endswith("是") and not (asks_agree and t.text == "不是")
+            ]
+            for k in reversed(ks):
+                while k + 1 < len(ptoks) and ptoks[k + 1].text in self.copula_counts:
+                    k += 1  # 是个小吃货: the count is no part of what it is
+                obj = self._noun_object(ti, ptoks, k)
+                obj = _LAUGHTER.sub("", obj) if obj is not None else None  # 大猪蹄子哈哈
+                if not obj or _PERSONAL.search(obj) or _HAS_QWORD.search(obj):
+                    continue
+                if obj in text:
+                    return None
+                new = text[: m.end("v")] + obj + text[m.end("v") :]
+                return _resolved_from(
+                    state,
+                    self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                    new,
+                    obj,
+                    ti,
+                    "obj",
+                    slot="object",
+                    note=f"是 takes what turn {ti.turn.index} said is: {obj!r}",
+                    confidence=0.7,
+                )
+        return None
+
+    def _verb_then_part(self, parse: Parse) -> bool:
+        """The query opens with a verb (after the leads) whose object is a part of a work
+        (知道作者吗 / 说说情节 / 讲一下结尾剧情), no noun before the part."""
+        if not self.work_parts:
+            return False
+        toks = [t for t in parse.tokens if t.text.strip() and t.text not in self.lead]
+        k = next((i for i, t in enumerate(toks) if t.text in self.work_parts), None)
+        if not k:
+            return False
+        kinds = [kind_of(t.pos, t.text) for t in toks[:k]]
+        return kinds[0] == "VERB" and all(k in ("VERB", "NUM", "ADV") for k in kinds)
+
+    def _work_title(self, d: Dialogue, text: str) -> Mention | None:
+        """The title the last exchange talked about (work_attribute): the best ranked mention
+        of the last two turns, when it is a topic frame's or a work's name or one both speakers
+        said; no person, place or time, nothing pointing (这样的漫画)."""
+        window = {ti.turn.index for ti in d.turns[-2:]}
+        for c in self.mt.rank(d, text=text):
+            m = c.mention
+            if m.turn not in window or c.score < self.min_score_question:
+                continue
+            if (
+                m.etype in _PERSON_TYPES
+                or m.etype in ("place", "time")
+                or _is_pronounish(m)
+                or m.text.endswith("的")
+                # 这样的漫画 points; 明朝那些事儿 is a title with 那些 inside it
+                or any(r.start == 0 for r in self.mt.references(m.text))
+            ):
+                continue
+            if (
+                (m.gram == "topic" and m.source.startswith("rules/"))
+                or m.etype == "work"
+                or "repeated" in c.why
+            ):
+                return m
+            return None
+        return None
+
+    def _favourite(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A which- or who-question about what the listener likes best with no whole named
+        (work_attribute ``favourite``: 你最喜欢谁 / 喜欢里面的谁 / 那你最喜欢哪一集) asks about
+        the members of the work the last exchange talked about: its title goes before the
+        question word, with ``里的`` before 谁, ``的`` before 哪, nothing before 里面."""
+        rule = self.work_rule
+        m = self.work_favourite.match(text) if self.work_favourite is not None else None
+        if rule is None or m is None or len(text) > self.work_max:
+            return None
+        title = self._work_title(d, text)
+        if title is None or title.text in text:
+            return None
+        at = m.start("w")
+        w = m.group("w")
+        glue = "" if w in self.work_inside else ("里的" if w == "谁" else "的")
+        new = text[:at] + title.text + glue + text[at:]
+        ti = next(ti for ti in d.turns if ti.turn.index == title.turn)
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            title.text,
+            ti,
+            "att",
+            etype=title.etype,
+            slot="owner",
+            note=f"{w} of {title.text!r}, the work the last exchange talked about",
             confidence=0.65,
         )
 
@@ -1816,13 +1943,19 @@ class Ellipsis:
         None when there is none or it opens with a number's digits (阴转雨夹雪0度: no object of
         雨夹雪)."""
         np: list[Any] = []
-        for u in ptoks[k + 1 :]:
-            if kind_of(u.pos, u.text) == "NOUN" or (np and u.text == "的"):
+        rest = ptoks[k + 1 :]
+        for n, u in enumerate(rest):
+            kind = kind_of(u.pos, u.text)
+            # 麻辣香锅 / 红烧肉: a modifier (tagged a, b or z) right before a noun opens the phrase
+            modifier = (kind == "ADJ" or u.pos == "z") and (
+                n + 1 < len(rest) and kind_of(rest[n + 1].pos, rest[n + 1].text) == "NOUN"
+            )
+            if kind == "NOUN" or (np and u.text == "的") or modifier:
                 np.append(u)
                 continue
             break
-        while np and np[-1].text == "的":
-            np.pop()
+        while np and kind_of(np[-1].pos, np[-1].text) != "NOUN":
+            np.pop()  # the phrase ends with its noun (not 的, not a bare modifier)
         if not np or np[0].text.isdigit():
             return None
         whole = [
@@ -2824,6 +2957,7 @@ _CJK_OR_WORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")  # the said turn goes on 
 # tags of a noun that, right before a verb, is its topicalised object (三体也看过); a place, a
 # time or a noun after a question word (下沙也买不起 / 用什么语言写) is not
 _OBJECT_POS = frozenset({"n", "nz", "nr", "nrt", "nrfg", "eng", "x"})
+_LAUGHTER = re.compile(r"(?:哈|呵|嘿|嘻)+$")  # laughter a turn ends with is no part of its phrase
 _INTERJECTION = re.compile(r"^(?:嗯+|恩+|哈+|额+|哦+|噢+|哎+|诶|啊)[，,\s]*")
 # a bare evaluation: 好远 / 好巧 / 挺好听的 / 太贵了 / 真香
 # (好吧 / 好的 / 真的 acknowledge, they evaluate nothing)
