@@ -284,6 +284,17 @@ def test_cli_eval_rag(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "RR612" in r.output and "bad.jsonl:1" in r.output
     r = CliRunner().invoke(app, ["eval", "rag", str(cases), "--kb", str(kb), "--merge", "avg"])
     assert r.exit_code == 2
+    # outputs into a folder that does not exist yet (reports/ in a fresh checkout): made
+    deep = tmp_path / "reports" / "new"
+    args = ["--json", str(deep / "s.json"), "--html", str(deep / "r.html")]
+    r = CliRunner().invoke(app, ["eval", "rag", str(cases), "--kb", str(kb), *args])
+    assert r.exit_code == 0, r.output
+    assert (deep / "s.json").is_file() and (deep / "r.html").is_file()
+    # an output path under a file cannot be written: a coded error naming it, no traceback
+    r = CliRunner().invoke(
+        app, ["eval", "rag", str(cases), "--kb", str(kb), "--json", str(js / "x.json")]
+    )
+    assert r.exit_code == 2 and "RR623" in r.output and "x.json" in r.output
 
 
 # ---------------------------------------------------------------- the bundled data

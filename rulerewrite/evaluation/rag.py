@@ -22,7 +22,7 @@ measured on every case.
 
 Case rows (JSONL): ``{id, query, gold, history?, mode?, domain?, keep_entities?, constraints?,
 negations?}``; a bad row raises :class:`~rulerewrite.errors.QueryError` naming ``file:line``
-(RR620..RR622).
+(RR620..RR622); an output that cannot be written raises RR623.
 """
 
 from __future__ import annotations
@@ -678,12 +678,23 @@ def run_rag_eval(
         {"cases_file": str(cases_path), "kb": str(kb_path), "kb_docs": len(docs)}
     )
     if json_path is not None:
-        Path(json_path).write_text(report.to_json(indent=2) + "\n", encoding="utf-8")
+        _written(json_path, lambda p: p.write_text(report.to_json(indent=2) + "\n", "utf-8"))
     if html_path is not None:
-        report.write_html(html_path)
+        _written(html_path, report.write_html)
     if cases_out is not None:
-        report.write_cases(cases_out)
+        _written(cases_out, report.write_cases)
     return report
+
+
+def _written(path: str | Path, write: Callable[[Path], object]) -> None:
+    """Write an output file, making its folder first (reports/ in a fresh checkout); a path
+    that cannot be written raises :class:`QueryError` RR623 naming it."""
+    p = Path(path)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        write(p)
+    except OSError as e:
+        raise QueryError(f"[RR623] {p}: cannot write ({e.strerror or e})") from None
 
 
 def print_rag_summary(con: Any, summary: dict[str, Any]) -> None:
