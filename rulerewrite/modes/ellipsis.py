@@ -2191,13 +2191,20 @@ class Ellipsis:
             # noun phrase only, about a thing named (导航 said by the user before)
             return None
         np = m.group("np").strip()
-        cop = m.group("cop")
-        if q.groupdict().get("where") and not cop:
+        cop, loc = m.group("cop"), m.groupdict().get("loc")
+        where = q.groupdict().get("where")
+        if where and not (cop or loc):
             return None  # 南开在哪 / 天津: answer_wh's business
+        if loc and not (
+            where and (names_a_thing(stoks) or any(subject in t.turn.content for t in d.turns[:-1]))
+        ):
+            # 许嵩是谁 / 在北京: 在 answers only a where-question, about a thing named or said
+            # before (还记得是在哪儿吗 / 在门口: the question's subject is a clause)
+            return None
         if (
             not cop
             and np not in self.who_self
-            and (len(np) > self.who_np_max or not names_a_thing(self.mt.parse(np).tokens))
+            and (len(np) > self.who_np_max or not (loc or names_a_thing(self.mt.parse(np).tokens)))
         ):
             return None  # 不知道 / 夺得第一名: a clause, not what the subject is
         if cop and _SAYS_NOTHING.match(np):
@@ -2208,7 +2215,7 @@ class Ellipsis:
             # 郁振波是你啥人啊 / 男朋友: the user's relation, so 我男朋友
             at = m.start("np") - (len(said) - len(rest))
             rest = rest[:at] + "我" + rest[at:]
-        new = lead + subject + hedge + ("" if cop else "是") + rest
+        new = lead + subject + hedge + ("" if cop or loc else "是") + rest
         new += text.strip()[len(said) :]
         return _resolved_from(
             state,
