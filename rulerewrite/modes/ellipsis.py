@@ -230,6 +230,14 @@ class Ellipsis:
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
         judged = lexicon.rule("completeness", "judged_reply")
         self.judged_reply_len = int((judged.get("max_reply") if judged else 0) or 0)
+        self.place_rule = lexicon.rule("completeness", "place_answered")
+        self.place_question = rule_pattern(self.place_rule, "question")
+        self.place_reply = rule_pattern(self.place_rule, "reply")
+        self.place_not = rule_pattern(self.place_rule, "not_place")
+        self.place_end = rule_pattern(self.place_rule, "drop_end")
+        self.place_question_max = int(
+            (self.place_rule.get("max_question") if self.place_rule else 0) or 0
+        )
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = rule_pattern(self.weather_rule, "report")
         weather = self.weather_rule
@@ -505,6 +513,7 @@ class Ellipsis:
         answer = (
             self._copula_echo(state, d, text)
             or self._weather(state, d, text)
+            or self._place_answered(state, d, text)
             or self._judged_object(state, d, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
@@ -2160,6 +2169,44 @@ class Ellipsis:
             slot="subject",
             note=f"weather follow-up to the report for {place}",
             confidence=0.75,
+        )
+
+    def _place_answered(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A short remark on how far it is, after the assistant answered the user's
+        where-question with a bare place, is about that place (你在哪里呀 / 长沙 / 离我远吗 ->
+        长沙离我远吗; rules/completeness.yaml place_answered)."""
+        rule, asking, reply = self.place_rule, self.place_question, self.place_reply
+        if rule is None or rule.pattern is None or asking is None or reply is None:
+            return None
+        exchange = last_exchange(state, d)
+        said = text.strip()
+        m = rule.pattern.match(said)
+        if exchange is None or m is None:
+            return None
+        asked, answer = (t.turn.content.strip() for t in exchange)
+        if len(asked) > self.place_question_max or not asking.search(asked):
+            return None
+        a = reply.match(answer.rstrip("?？!！。.~ "))
+        if a is None or (self.place_not is not None and self.place_not.search(a.group("p"))):
+            return None  # 不告诉你 / 你猜: no place given
+        if any(t.pos.startswith("ns") for t in self.mt.parse(said).tokens):
+            return None  # 离北京远吗: a place of its own
+        place = a.group("p")
+        if self.place_end is not None:
+            place = self.place_end.sub("", place) or place
+        if len(place) < 2:
+            return None
+        return _resolved_from(
+            state,
+            rule.source,
+            m.group("lead") + place + m.group("rest"),
+            place,
+            exchange[1],
+            "topic",
+            etype="place",
+            slot="subject",
+            note=f"remark on the place {place} the assistant answered with",
+            confidence=0.7,
         )
 
     def _who_answer(self, state: State, d: Dialogue, text: str) -> State | None:
