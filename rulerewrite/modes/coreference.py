@@ -133,6 +133,7 @@ class Coreference:
             re.compile(str(kind.get(k))) if kind is not None and kind.get(k) else None
             for k in ("line_not", "reply_title", "title_not")
         )
+        self.kind_genres = rule_words(kind, "genres")
         self.kind_title = (
             (int(kind.get("title_min", 2)), int(kind.get("title_max", 8)))
             if kind is not None
@@ -1210,6 +1211,14 @@ class Coreference:
     def _replace(self, state: State, ref: Ref, best: Candidate, end: int) -> State:
         text = state.standalone
         m = best.mention
+        if not ref.noun and self._kind_frame(text, ref) is not None:
+            tail = self.title_tail.search(m.text) if self.title_tail is not None else None
+            cut = m.text[: tail.start()] if tail is not None else m.text
+            if cut in self.kind_genres:
+                return state  # 科幻小说 / 这是一本小说吗: a genre is the kind, no title
+            if long_enough(cut) and cut != m.text:
+                # 七大罪动漫 / 这是动漫吗: the kind said after the title is no part of it
+                m = replace(m, text=cut, head=cut, end=m.start + len(cut))
         start = ref.start
         said = m.text
         if (
