@@ -123,6 +123,22 @@ class Coreference:
         )
         self.reply_refs = rule_words(whole, "reply_refs")
         self.reply_max_len = int(whole.get("reply_max_len", 0)) if whole else 0
+        # 这是一首歌 / 这是歌词吗: the work a bare 这 / 那 says the kind of (``kind_identity``)
+        kind = lexicon.rule("coreference", "kind_identity")
+        self.kind_source = kind.source if kind is not None else ""
+        self.kind_frame = kind.pattern if kind is not None else None
+        self.kind_lines = rule_words(kind, "lines")
+        self.kind_line_min = int(kind.get("line_min", 4)) if kind is not None else 0
+        self.kind_line_not, self.kind_reply, self.kind_title_not = (
+            re.compile(str(kind.get(k))) if kind is not None and kind.get(k) else None
+            for k in ("line_not", "reply_title", "title_not")
+        )
+        self.kind_genres = rule_words(kind, "genres")
+        self.kind_title = (
+            (int(kind.get("title_min", 2)), int(kind.get("title_max", 8)))
+            if kind is not None
+            else (0, -1)
+        )
         # 这本书 / 这个星座: the title the last exchange named (``title_reference``)
         title = lexicon.rule("coreference", "title_reference")
         self.title_kinds = frozenset(str(k) for k in (title.get("kinds") or [])) if title else ()
@@ -290,6 +306,12 @@ class Coreference:
         ):
             return state  # 你他妈 / 管他呢: a set phrase, not a pronoun
         bare = ref.source.startswith("rules/") and ref.etype is None  # a bare 这 / 那
+        kind = self._kind_frame(text, ref) if bare and not ref.noun else None
+        if kind is not None:
+            work = self._kind_work(state, text, kind, first=True)
+            if work is not None:
+                why = f"the work whose kind the query says ({self.kind_source})"
+                return self._replace(state, ref, Candidate(work, self.min_score, why), ref.end)
         if ref.etype == "place" and self._noun_before(text, ref):
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
@@ -503,6 +525,10 @@ class Coreference:
             if whole is not None:
                 why = f"a turn that only names it ({self.whole_source})"
                 return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
+            work = self._kind_work(state, text, kind, first=False) if kind is not None else None
+            if work is not None:
+                why = f"a turn that is a title of the kind said ({self.kind_source})"
+                return self._replace(state, ref, Candidate(work, self.min_score, why), ref.end)
             return state
         if not good and ref.noun:
             # 这个保险能退吗 / 这款手机多少钱 with nothing to point at in the conversation (or
@@ -596,6 +622,53 @@ class Coreference:
         return len(text) <= self.plain_max_len and any(
             m.start("ref") == ref.start for p in self.plain_frames for m in p.finditer(text)
         )
+
+    def _kind_frame(self, text: str, ref: Ref) -> str | None:
+        """The kind noun when ``ref`` is the bare 这 / 那 of a kind statement or question
+        (rules/coreference.yaml ``kind_identity``: 这是一首歌 / 那是本小说吗), else None."""
+        m = self.kind_frame.match(text) if self.kind_frame is not None else None
+        if m is None or m.start("ref") != ref.start:
+            return None
+        return m.group("kind")
+
+    def _kind_work(self, state: State, text: str, kind: str, *, first: bool) -> Mention | None:
+        """The work a kind statement (``kind_identity``) is about. With ``first`` (before the
+        usual rules): for a line kind (歌词) the last turn of the exchange that asks nothing,
+        whole; else the title the assistant's reply opens with before an evaluation, an
+        experience of it or its kind (小偷家族不错的). Otherwise (nothing else found): a turn
+        of the exchange, the reply first, that is a short line asking and answering nothing
+        (四月是你的谎言 / 起风了). None when no turn fits or the query holds the phrase."""
+        turns = [t for t in state.history[-2:] if t.content.strip()]
+        for turn in reversed(turns):
+            said = turn.content.strip().rstrip(self.whole_particles)
+            phrase = ""
+            if kind in self.kind_lines:
+                if not first:
+                    return None
+                if len(said) < self.kind_line_min or (
+                    self.kind_line_not is not None and self.kind_line_not.search(said)
+                ):
+                    continue
+                phrase = said
+            elif first:
+                hit = self.kind_reply.match(said) if self.kind_reply is not None else None
+                if turn.role != "assistant" or hit is None:
+                    continue
+                phrase = hit.group("title")
+                if self.kind_title_not is not None and self.kind_title_not.search(phrase):
+                    continue  # 还有什么电影好看: a question, no title
+            else:
+                low, high = self.kind_title
+                if not low <= len(said) <= high or (
+                    self.kind_title_not is not None and self.kind_title_not.search(said)
+                ):
+                    continue
+                phrase = said
+            if phrase in text or self.mt.is_category(phrase):
+                continue
+            start = turn.content.find(phrase)
+            return said_mention(phrase, "thing", turn, "topic", start, self.kind_source)
+        return None
 
     def _whole_turn(
         self, state: State, text: str, ref: Ref, *, framed: bool = True, named: bool = False
@@ -1138,6 +1211,14 @@ class Coreference:
     def _replace(self, state: State, ref: Ref, best: Candidate, end: int) -> State:
         text = state.standalone
         m = best.mention
+        if not ref.noun and self._kind_frame(text, ref) is not None:
+            tail = self.title_tail.search(m.text) if self.title_tail is not None else None
+            cut = m.text[: tail.start()] if tail is not None else m.text
+            if cut in self.kind_genres:
+                return state  # 科幻小说 / 这是一本小说吗: a genre is the kind, no title
+            if long_enough(cut) and cut != m.text:
+                # 七大罪动漫 / 这是动漫吗: the kind said after the title is no part of it
+                m = replace(m, text=cut, head=cut, end=m.start + len(cut))
         start = ref.start
         said = m.text
         if (
