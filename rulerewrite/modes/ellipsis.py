@@ -147,6 +147,7 @@ class Ellipsis:
         self.negations = frozenset((dangling.get("negations") or ()) if dangling else ())
         self.answer_verbs = frozenset((dangling.get("answer_verbs") or ()) if dangling else ())
         self.together = frozenset((dangling.get("together") or ()) if dangling else ())
+        self.verb_leads = frozenset((dangling.get("verb_leads") or ()) if dangling else ())
         self.give_verbs = self.mt.wordset("give_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
@@ -1542,7 +1543,7 @@ class Ellipsis:
         verb = toks[j].text
         # 你会吗 after 你会做PPT吗: a bare modal takes the verb phrase it had
         modal = verb in self.modals and verb not in self.purpose_verbs
-        if len(verb) < 2 and verb not in self.dangling and not modal:
+        if len(verb) < 2 and verb not in self.dangling and not modal and not self._led(toks, j):
             return None
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
         verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
@@ -1599,6 +1600,15 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _led(self, toks: list[Any], j: int) -> bool:
+        """The verb ``toks[j]`` follows a modal or a helper (你能说吗 / 你给我发, rules/
+        completeness.yaml dangling_verbs verb_leads), adverbs between: any one-character verb
+        there may miss its object, which the same verb had in the last turns."""
+        i = j - 1
+        while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
+            i -= 1
+        return i >= 0 and toks[i].text in self.verb_leads
 
     def _counted(self, text: str) -> re.Match[str] | None:
         """The counted_object match ending ``text`` (你送我一个呗), unless a clause before it
