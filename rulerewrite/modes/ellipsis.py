@@ -145,6 +145,7 @@ class Ellipsis:
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
         self.aspects = frozenset((dangling.get("aspects") or ()) if dangling else ())
         self.negations = frozenset((dangling.get("negations") or ()) if dangling else ())
+        self.negated = tuple(sorted(self.negations, key=len, reverse=True))  # 没有 before 没
         self.answer_verbs = frozenset((dangling.get("answer_verbs") or ()) if dangling else ())
         self.together = frozenset((dangling.get("together") or ()) if dangling else ())
         self.verb_leads = frozenset((dangling.get("verb_leads") or ()) if dangling else ())
@@ -1547,6 +1548,13 @@ class Ellipsis:
             return None
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
         verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+        flipped: set[str] = set()
+        if modal:
+            # 不会 of the query is the modal 会 of 你会做饭吗, and the other way round
+            base = next((verb[len(n) :] for n in self.negated if verb.startswith(n)), verb)
+            if base in self.modals:
+                flipped = ({base} | {n + base for n in self.negated}) - verbs
+                verbs |= flipped
         i = j - 1
         while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
             i -= 1
@@ -1563,10 +1571,14 @@ class Ellipsis:
             for k, t in enumerate(ptoks):
                 if not self._same_verb(t.text, verbs):
                     continue
+                if t.text in flipped and ti.turn.role != "user" and _YES_NO.search(ti.turn.content):
+                    continue  # 你想去爬山吗 / 我不想: the assistant asks, no statement of the verb
                 np: list[Any] = []
                 if modal:
                     # the verb phrase after the modal, up to the clause's end or its question
                     vp = ptoks[k + 1 :]
+                    if vp and vp[0].text in verbs:
+                        vp = vp[1:]  # 会不会摔倒: the verb phrase after the modal's A-not-A
                     if not vp or kind_of(vp[0].pos, vp[0].text) != "VERB":
                         continue
                     for u in vp:
@@ -1577,7 +1589,8 @@ class Ellipsis:
                         ):
                             break
                         np.append(u)
-                    if len(np) < 2 or np[-1].end - np[0].start > 8:
+                    # 做饭 / 沟通: a verb of two characters or more is a verb phrase alone
+                    if (len(np) < 2 and len(np[0].text) < 2) or np[-1].end - np[0].start > 8:
                         continue
                     obj = ti.turn.content[np[0].start : np[-1].end]
                     if obj in parse.text or _PERSONAL.search(obj):
@@ -2998,6 +3011,7 @@ _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
 _POSSESSOR = re.compile(r"^(?:你|我|您|他|她)们?的")
 _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clauses
 # a statement's final mood words and punctuation (爱许嵩啊 / 我爱巧克力~); not a question's 吗
+_YES_NO = re.compile(r"[吗么][?？!！。.~\s]*$")  # a turn asking a yes/no question
 _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
