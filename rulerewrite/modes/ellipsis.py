@@ -1569,7 +1569,9 @@ class Ellipsis:
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                if not self._same_verb(t.text, verbs):
+                same = self._same_verb(t.text, verbs)
+                bound = None if modal or same else self._bound_object(ptoks, k, verbs)
+                if not same and bound is None:
                     continue
                 if t.text in flipped and ti.turn.role != "user" and _YES_NO.search(ti.turn.content):
                     continue  # 你想去爬山吗 / 我不想: the assistant asks, no statement of the verb
@@ -1598,7 +1600,7 @@ class Ellipsis:
                     end = _after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
                     return self._echoed(state, ti, new, obj, verb, what)
-                named = self._noun_object(ti, ptoks, k)
+                named = bound or self._noun_object(ti, ptoks, k)
                 if named is None:
                     continue
                 obj = named
@@ -1613,6 +1615,20 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _bound_object(self, ptoks: list[Any], k: int, verbs: set[str]) -> str | None:
+        """The noun a verb-object word ``ptoks[k]`` of a history turn has after one of the
+        one-character ``verbs``: 吃药 said and 赶紧吃 asked give 药 (jieba keeps 吃药 / 喝酒 /
+        吃火锅 whole); None for a verb and its complement (打开 / 吃完), a reduplication (看看),
+        or a word a noun or modifier goes on from (做法简单 / 查理普斯: no verb and object)."""
+        t = ptoks[k]
+        w = t.text
+        if len(w) < 2 or w[0] not in verbs or w[1] == w[0] or kind_of(t.pos, w) != "VERB":
+            return None
+        if k + 1 < len(ptoks) and kind_of(ptoks[k + 1].pos, ptoks[k + 1].text) in _GOES_ON:
+            return None
+        rest = self.mt.parse(w[1:]).tokens
+        return w[1:] if rest and all(kind_of(u.pos, u.text) == "NOUN" for u in rest) else None
 
     def _led(self, toks: list[Any], j: int) -> bool:
         """The verb ``toks[j]`` follows a modal or a helper (你能说吗 / 你给我发, rules/
@@ -3011,6 +3027,7 @@ _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
 _POSSESSOR = re.compile(r"^(?:你|我|您|他|她)们?的")
 _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clauses
 # a statement's final mood words and punctuation (爱许嵩啊 / 我爱巧克力~); not a question's 吗
+_GOES_ON = frozenset(("NOUN", "ADJ", "DE"))  # what a noun phrase goes on with
 _YES_NO = re.compile(r"[吗么][?？!！。.~\s]*$")  # a turn asking a yes/no question
 _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
