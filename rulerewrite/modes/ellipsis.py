@@ -1637,7 +1637,12 @@ class Ellipsis:
         i = j - 1
         while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
             i -= 1
-        return i >= 0 and toks[i].text in self.verb_leads
+        if i < 0:
+            return False
+        # 帮/我/查: a helper and its person are two words
+        return toks[i].text in self.verb_leads or (
+            i > 0 and toks[i - 1].text + toks[i].text in self.verb_leads
+        )
 
     def _counted(self, text: str) -> re.Match[str] | None:
         """The counted_object match ending ``text`` (你送我一个呗), unless a clause before it
