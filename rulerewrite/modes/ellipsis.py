@@ -145,8 +145,10 @@ class Ellipsis:
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
         self.aspects = frozenset((dangling.get("aspects") or ()) if dangling else ())
         self.negations = frozenset((dangling.get("negations") or ()) if dangling else ())
+        self.negated = tuple(sorted(self.negations, key=len, reverse=True))  # 没有 before 没
         self.answer_verbs = frozenset((dangling.get("answer_verbs") or ()) if dangling else ())
         self.together = frozenset((dangling.get("together") or ()) if dangling else ())
+        self.verb_leads = frozenset((dangling.get("verb_leads") or ()) if dangling else ())
         self.give_verbs = self.mt.wordset("give_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
@@ -1551,10 +1553,17 @@ class Ellipsis:
         verb = toks[j].text
         # 你会吗 after 你会做PPT吗: a bare modal takes the verb phrase it had
         modal = verb in self.modals and verb not in self.purpose_verbs
-        if len(verb) < 2 and verb not in self.dangling and not modal:
+        if len(verb) < 2 and verb not in self.dangling and not modal and not self._led(toks, j):
             return None
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
         verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+        flipped: set[str] = set()
+        if modal:
+            # 不会 of the query is the modal 会 of 你会做饭吗, and the other way round
+            base = next((verb[len(n) :] for n in self.negated if verb.startswith(n)), verb)
+            if base in self.modals:
+                flipped = ({base} | {n + base for n in self.negated}) - verbs
+                verbs |= flipped
         i = j - 1
         while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
             i -= 1
@@ -1569,12 +1578,18 @@ class Ellipsis:
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                if not self._same_verb(t.text, verbs):
+                same = self._same_verb(t.text, verbs)
+                bound = None if modal or same else self._bound_object(ptoks, k, verbs)
+                if not same and bound is None:
                     continue
+                if t.text in flipped and ti.turn.role != "user" and _YES_NO.search(ti.turn.content):
+                    continue  # 你想去爬山吗 / 我不想: the assistant asks, no statement of the verb
                 np: list[Any] = []
                 if modal:
                     # the verb phrase after the modal, up to the clause's end or its question
                     vp = ptoks[k + 1 :]
+                    if vp and vp[0].text in verbs:
+                        vp = vp[1:]  # 会不会摔倒: the verb phrase after the modal's A-not-A
                     if not vp or kind_of(vp[0].pos, vp[0].text) != "VERB":
                         continue
                     for u in vp:
@@ -1585,7 +1600,8 @@ class Ellipsis:
                         ):
                             break
                         np.append(u)
-                    if len(np) < 2 or np[-1].end - np[0].start > 8:
+                    # 做饭 / 沟通: a verb of two characters or more is a verb phrase alone
+                    if (len(np) < 2 and len(np[0].text) < 2) or np[-1].end - np[0].start > 8:
                         continue
                     obj = ti.turn.content[np[0].start : np[-1].end]
                     if obj in parse.text or _PERSONAL.search(obj):
@@ -1593,7 +1609,7 @@ class Ellipsis:
                     end = _after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
                     return self._echoed(state, ti, new, obj, verb, what)
-                named = self._noun_object(ti, ptoks, k)
+                named = bound or self._noun_object(ti, ptoks, k)
                 if named is None:
                     continue
                 obj = named
@@ -1608,6 +1624,34 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _bound_object(self, ptoks: list[Any], k: int, verbs: set[str]) -> str | None:
+        """The noun a verb-object word ``ptoks[k]`` of a history turn has after one of the
+        one-character ``verbs``: 吃药 said and 赶紧吃 asked give 药 (jieba keeps 吃药 / 喝酒 /
+        吃火锅 whole); None for a verb and its complement (打开 / 吃完), a reduplication (看看),
+        or a word a noun or modifier goes on from (做法简单 / 查理普斯: no verb and object)."""
+        t = ptoks[k]
+        w = t.text
+        if len(w) < 2 or w[0] not in verbs or w[1] == w[0] or kind_of(t.pos, w) != "VERB":
+            return None
+        if k + 1 < len(ptoks) and kind_of(ptoks[k + 1].pos, ptoks[k + 1].text) in _GOES_ON:
+            return None
+        rest = self.mt.parse(w[1:]).tokens
+        return w[1:] if rest and all(kind_of(u.pos, u.text) == "NOUN" for u in rest) else None
+
+    def _led(self, toks: list[Any], j: int) -> bool:
+        """The verb ``toks[j]`` follows a modal or a helper (你能说吗 / 你给我发, rules/
+        completeness.yaml dangling_verbs verb_leads), adverbs between: any one-character verb
+        there may miss its object, which the same verb had in the last turns."""
+        i = j - 1
+        while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
+            i -= 1
+        if i < 0:
+            return False
+        # 帮/我/查: a helper and its person are two words
+        return toks[i].text in self.verb_leads or (
+            i > 0 and toks[i - 1].text + toks[i].text in self.verb_leads
+        )
 
     def _counted(self, text: str) -> re.Match[str] | None:
         """The counted_object match ending ``text`` (你送我一个呗), unless a clause before it
@@ -3042,6 +3086,8 @@ _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
 _POSSESSOR = re.compile(r"^(?:你|我|您|他|她)们?的")
 _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clauses
 # a statement's final mood words and punctuation (爱许嵩啊 / 我爱巧克力~); not a question's 吗
+_GOES_ON = frozenset(("NOUN", "ADJ", "DE"))  # what a noun phrase goes on with
+_YES_NO = re.compile(r"[吗么][?？!！。.~\s]*$")  # a turn asking a yes/no question
 _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
