@@ -129,10 +129,9 @@ class Coreference:
         self.kind_frame = kind.pattern if kind is not None else None
         self.kind_lines = rule_words(kind, "lines")
         self.kind_line_min = int(kind.get("line_min", 4)) if kind is not None else 0
-        self.kind_line_not, self.kind_reply, self.kind_title_not = (
-            re.compile(str(kind.get(k))) if kind is not None and kind.get(k) else None
-            for k in ("line_not", "reply_title", "title_not")
-        )
+        self.kind_line_not = rule_pattern(kind, "line_not")
+        self.kind_reply = rule_pattern(kind, "reply_title")
+        self.kind_title_not = rule_pattern(kind, "title_not")
         self.kind_genres = rule_words(kind, "genres")
         self.kind_title = (
             (int(kind.get("title_min", 2)), int(kind.get("title_max", 8)))
@@ -148,10 +147,8 @@ class Coreference:
         self.title_whole = (
             (int(title.get("whole_min", 2)), int(title.get("whole_max", 10))) if title else (0, -1)
         )
-        self.title_tail, self.title_whole_not = (
-            re.compile(str(title.get(k))) if title is not None and title.get(k) else None
-            for k in ("whole_tail", "whole_not")
-        )
+        self.title_tail = rule_pattern(title, "whole_tail")
+        self.title_whole_not = rule_pattern(title, "whole_not")
         self.signs = tuple(str(w) for w in (title.get("signs") or [])) if title else ()
         self.title_strip, self.not_title = (
             re.compile(str(title.get(k))) if title is not None and title.get(k) else None
@@ -420,6 +417,7 @@ class Coreference:
             ],
             self.margin,
             attributes=self.mt.attribute_words,
+            own_names=self.mt.own_names,
         )
         if not good and not ref.noun and ref.etype is None:
             plain = self._plain_antecedent(d, window, orig_text, ref)
@@ -1179,6 +1177,7 @@ class Coreference:
             [c for c in cands if salient(c, self.salient_kinds) and c.score >= self.min_score],
             self.margin,
             attributes=self.mt.attribute_words,
+            own_names=self.mt.own_names,
         )
         if not good and not state.history:
             return ask(

@@ -18,6 +18,8 @@ from rulerewrite.context import (
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
+    ANSWER_KINDS,
+    BY_USER,
     NAMED_TYPES,
     MultiTurn,
     ask,
@@ -137,6 +139,7 @@ class Ellipsis:
         self.copula_query = copula.pattern if copula is not None else None
         self.copula_counts = rule_words(copula, "counts")
         self.copula_back = int((copula.get("max_back") if copula else 0) or 2)
+        self.copula_drop_end = rule_pattern(copula, "drop_end", ending=True)
         self.media = self.mt.patterns.get("media_owner", (None, ""))[0]
         self.how_object = self.mt.patterns.get("how_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
@@ -193,6 +196,8 @@ class Ellipsis:
         self.answer_max = int(self.mt.values.get("answer_max", 12))
         self.object_verbs = self.mt.wordset("answer_object_verbs")
         self.wh_rule = lexicon.rule("completeness", "answer_wh")
+        # the longest modifier answer that fills a wh-question (answer_wh ``modifier_max``)
+        self.wh_modifier_max = int((self.wh_rule.get("modifier_max") if self.wh_rule else 0) or 0)
         self.wh_lead = re.compile(
             str(self.wh_rule.get("drop_lead") or "^(?:那你|那|你)(?![家的们])")
             if self.wh_rule is not None
@@ -319,14 +324,11 @@ class Ellipsis:
             "".join(str(v) for v in (show.get("verbs") or ())) if show else ""
         )
         self.work_rule = lexicon.rule("completeness", "work_attribute")
-        self.work_parts = frozenset(
-            str(w) for w in ((self.work_rule.get("parts") or ()) if self.work_rule else ())
-        )
+        self.work_parts = rule_words(self.work_rule, "parts")
         self.work_max = int((self.work_rule.get("max_query") if self.work_rule else 0) or 16)
         self.work_favourite = rule_pattern(self.work_rule, "favourite")
-        self.work_inside = frozenset(
-            str(w) for w in ((self.work_rule.get("inside") or ()) if self.work_rule else ())
-        )
+        self.work_inside = rule_words(self.work_rule, "inside")
+        self.work_any_part = self.work_parts | self.work_inside  # a part or 里面 / 里
         self.own_rule = lexicon.rule("completeness", "own_question")
         own = self.own_rule
         self.own_negations = tuple(
@@ -632,7 +634,12 @@ class Ellipsis:
         ]
         # a name inside a longer phrase that scores about as well (S7 in 云栖S7扫地机) is the same
         # referent, not a rival: keep the longer phrase
-        cands = merge_nested(cands, self.margin, attributes=self.mt.attribute_words)
+        cands = merge_nested(
+            cands,
+            self.margin,
+            attributes=self.mt.attribute_words,
+            own_names=self.mt.own_names,
+        )
         if not cands:
             return state
         best = cands[0]
@@ -950,11 +957,11 @@ class Ellipsis:
         if _EXCHANGE in best.why:
             # the topic the user asked about and the answer took up is not rivalled by what
             # the answer mentions in passing (财务部 in 由部门经理和财务部审批)
-            rivals = [c for c in rivals if _EXCHANGE in c.why or _BY_USER in c.why]
+            rivals = [c for c in rivals if _EXCHANGE in c.why or BY_USER in c.why]
         elif _FRAMED_LEAD in best.why:
             # 你知道三体吗 / 刘慈欣写的科幻小说: what the user asked about by name is not
             # rivalled by a name the answer says in passing (its author, a character)
-            rivals = [c for c in rivals if _BY_USER in c.why or "repeated" in c.why]
+            rivals = [c for c in rivals if BY_USER in c.why or "repeated" in c.why]
         return not rivals or best.score - rivals[0].score >= self.margin
 
     def _quiet_reply(self, cands: list[Any], d: Dialogue, before: str) -> bool:
@@ -1782,8 +1789,7 @@ class Ellipsis:
             return None
         parse = self.mt.parse(state.standalone)
         toks = [t for t in parse.tokens if t.text.strip()]
-        parts = self.work_parts | self.work_inside
-        k = next((i for i, t in enumerate(toks) if t.text in parts), None)
+        k = next((i for i, t in enumerate(toks) if t.text in self.work_any_part), None)
         if k is None or len(parse.text) > self.work_max:
             return None
         before = toks[:k]
@@ -1855,7 +1861,8 @@ class Ellipsis:
                 while k + 1 < len(ptoks) and ptoks[k + 1].text in self.copula_counts:
                     k += 1  # 是个小吃货: the count is no part of what it is
                 obj = self._noun_object(ti, ptoks, k)
-                obj = _LAUGHTER.sub("", obj) if obj is not None else None  # 大猪蹄子哈哈
+                if obj is not None and self.copula_drop_end is not None:
+                    obj = self.copula_drop_end.sub("", obj)  # 大猪蹄子哈哈
                 if not obj or _PERSONAL.search(obj) or _HAS_QWORD.search(obj):
                     continue
                 if obj in text:
@@ -2161,7 +2168,7 @@ class Ellipsis:
         / 你刚发的 -> 你刚发的网页): the thing goes after the 的. The question is nothing but the
         question word and the thing (rules/completeness.yaml answer_wh modifier_max)."""
         body = said.rstrip("啊呀哦吧哈呢吖嘛呗")
-        limit = int((self.wh_rule.get("modifier_max") if self.wh_rule else 0) or 0)
+        limit = self.wh_modifier_max
         if not body.endswith("的") or not 2 <= len(body) <= limit or pattern.search(body):
             return None
         m = pattern.match(asked)
@@ -2649,7 +2656,7 @@ class Ellipsis:
             # the kind describes
             answer = self.mt.bare_answer(state, d)
             said = (
-                self.mt.bare_noun_phrase(answer.turn.content, _ANSWER_NP_KINDS)
+                self.mt.bare_noun_phrase(answer.turn.content, ANSWER_KINDS)
                 if answer is not None
                 else None
             )
@@ -3045,7 +3052,6 @@ _INTO = "在进到去往放"
 # a break between clauses (不好吃 换一个)
 _CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
-_BY_USER = "named by the user"
 # the subject of the last user turn, said in a topic frame (你知道X吗)
 _FRAMED_LEAD = "subject of last user turn, topic frame"
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
@@ -3055,7 +3061,6 @@ _CJK_OR_WORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")  # the said turn goes on 
 # tags of a noun that, right before a verb, is its topicalised object (三体也看过); a place, a
 # time or a noun after a question word (下沙也买不起 / 用什么语言写) is not
 _OBJECT_POS = frozenset({"n", "nz", "nr", "nrt", "nrfg", "eng", "x"})
-_LAUGHTER = re.compile(r"(?:哈|呵|嘿|嘻)+$")  # laughter a turn ends with is no part of its phrase
 _INTERJECTION = re.compile(r"^(?:嗯+|恩+|哈+|额+|哦+|噢+|哎+|诶|啊)[，,\s]*")
 # a bare evaluation: 好远 / 好巧 / 挺好听的 / 太贵了 / 真香
 # (好吧 / 好的 / 真的 acknowledge, they evaluate nothing)
@@ -3065,8 +3070,6 @@ _EVALUATION = re.compile(
 )
 # what may end a turn that judges a thing (好吃不 / 臭吗 / 好看呀) and the words before the
 # judgement that are no adverb to jieba (应该好看 / 太坑)
-# the words a bare noun-phrase answer is made of (平凡的世界 / 狮子座)
-_ANSWER_NP_KINDS = frozenset({"NOUN", "DE", "ADJ"})
 _JUDGED_END = re.compile(r"(?:不|么|吗|呢|啊|呀|的|吧|哈|嘛|哦)+$")
 _JUDGING_ADVERBS = frozenset({"应该", "真的", "好"})
 # what ends a phrase that says what its subject is (好学校啊 / 哪里人呢), the copulas it must

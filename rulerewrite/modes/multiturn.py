@@ -162,6 +162,12 @@ class MultiTurn:
             w for _t, ws, _s in self.type_hints for w in ws
         )
         self.attribute_openers = tuple(sorted(self.attribute_words))  # for str.startswith
+        # dictionary names that are a referent of their own (rules/context.yaml entity_phrase
+        # types: persons, works), case-folded: merge_nested keeps one the user said whole
+        own_types = self.analyzer.own_phrase_types
+        self.own_names = frozenset(
+            e.text.casefold() for e in lexicon.entries_of("entity") if e.etype in own_types
+        )
         self.attribute_heads = sorted(
             self.words.get("attribute_nouns", frozenset()), key=len, reverse=True
         )
@@ -380,7 +386,7 @@ class MultiTurn:
         kind = self.asked_kind(asked.turn.content)
         if not (_WHICH_Q.search(asked.turn.content) or kind):
             return None
-        if self.bare_noun_phrase(last.turn.content, _ANSWER_KINDS) is None and (
+        if self.bare_noun_phrase(last.turn.content, ANSWER_KINDS) is None and (
             kind is None or self.title_answer(last.turn.content) is None
         ):
             return None
@@ -399,7 +405,7 @@ class MultiTurn:
             return None  # JAVA是什么 / 编程语言啊: the answer describes the topic asked about
         offered = _OFFERED.match(last.turn.content.strip()) is not None
         said = _OFFERED.sub("", last.turn.content.strip())
-        np = self.bare_noun_phrase(said, _ANSWER_KINDS)
+        np = self.bare_noun_phrase(said, ANSWER_KINDS)
         if (
             np is None
             or np in text
@@ -898,7 +904,7 @@ class MultiTurn:
         named = m.protected or etype in NAMED_TYPES
         if named and win.last_user_text is not None and text in win.last_user_text:
             score += 1.0  # what the user named outranks what the answer mentions in passing
-            why += ", named by the user"
+            why += ", " + BY_USER
         elif gram == "obj":
             score += 0.5
             why += ", object"
@@ -1167,6 +1173,7 @@ class _Shared:
 _THING_NAMES = frozenset({"product", "system", "drug", "plan"})
 _SUBJECTS = frozenset({"subj", "topic"})
 _NOTHING: frozenset[str] = frozenset()
+BY_USER = "named by the user"  # a why-note of rank: said in the last user turn
 _UNSEEN: Any = object()  # a pair the shared-span memo has not seen
 _TOPICAL = frozenset({"NOUN", "OTHER"})
 # what follows a verb glued to the noun before it (书写的 / 歌唱得 / 剧演了)
@@ -1224,7 +1231,7 @@ _OF_KIND = ", a kind of "  # the reason a candidate is of the kind a category no
 _OFFERED = re.compile(r"^(?:来个|来份|来一份|来一个|来点|有|吃|就)(?=..)")
 _KIND_ENDS = frozenset("座奖网版剧片语族省市县区路街线站队")  # 双鱼座 / 金球奖: kinds, not names
 _TITLE = re.compile(r"[^\s,，。？?！!、;；:：]+")
-_ANSWER_KINDS = frozenset({"NOUN", "DE", "ADJ"})  # 平凡的世界 / 狮子座
+ANSWER_KINDS = frozenset({"NOUN", "DE", "ADJ"})  # 平凡的世界 / 狮子座
 _IDENTITY_Q = re.compile(r"是(?:什么|啥)[啊呀呢吗嘛?？]*$|是(?:哪里|哪儿)|谁")
 
 
@@ -1388,24 +1395,20 @@ def ambiguous(cands: list[Candidate], d: Dialogue, *, margin: float = 0.75) -> b
             continue  # 姚明 / 姚明和易建联都是中锋: the user's name, the reply's set around it
         if any(a.text in s.members and b.text in s.members for s in d.sets()):
             return True
-        if "named by the user" in top.why and "named by the user" not in c.why:
+        if BY_USER in top.why and BY_USER not in c.why:
             continue  # the user asked about it; the answer only mentioned the other in passing
         if a.turn == b.turn and top.score - c.score < margin:
             return True
     return False
 
 
-_BY_USER = "named by the user"  # a why-note of rank: said in the last user turn
-_OWN_NAMES = frozenset({"person", "work"})  # names that are a referent of their own
-
-
 def _user_echo(top: Candidate, others: list[Candidate]) -> bool:
     """The best candidate is what the user named and the reply repeated, and none of the
     others was named by the user: 姚明 / 姚明和易建联都是中锋 -> 他 is 姚明, no tie."""
     return (
-        _BY_USER in top.why
+        BY_USER in top.why
         and "repeated" in top.why
-        and not any(_BY_USER in c.why for c in others if c is not top)
+        and not any(BY_USER in c.why for c in others if c is not top)
     )
 
 
@@ -1447,7 +1450,11 @@ def _compound_rest(wider: str, part: str, attributes: frozenset[str]) -> bool:
 
 
 def merge_nested(
-    cands: list[Candidate], margin: float, *, attributes: frozenset[str] = frozenset()
+    cands: list[Candidate],
+    margin: float,
+    *,
+    attributes: frozenset[str] = frozenset(),
+    own_names: frozenset[str] = frozenset(),
 ) -> list[Candidate]:
     """A name inside a longer candidate that scores about as well (S7 in 云栖S7扫地机,
     养老年金 in 金福来养老年金) is the same referent, not a rival: keep the longer phrase. A
@@ -1455,7 +1462,9 @@ def merge_nested(
     from its end (终身寿险) whatever their scores, and takes the better score; a phrase that
     only starts with a name (etcd的日志) does not absorb the name. A name is absorbed by a
     compound name that starts or ends with it (乔丹 / 迈克尔乔丹), but not by the name plus one of
-    ``attributes`` (杭州天气: an attribute of the name, not a longer name)."""
+    ``attributes`` (杭州天气: an attribute of the name, not a longer name). One of
+    ``own_names`` (case-folded dictionary persons and works) the user named is not absorbed by a
+    longer phrase only the reply said (海绵宝宝 / 海绵宝宝动画)."""
     out: list[Candidate] = []
     absorbed: dict[str, Candidate] = {}  # wider phrase -> the best part it absorbed
     texts = [c.mention.text for c in cands]
@@ -1469,15 +1478,11 @@ def merge_nested(
             continue
         # 你看海绵宝宝么 / 喜欢看海绵宝宝动画: a person or a work the user named is not absorbed
         # by a longer phrase only the reply said
-        mine = (
-            c.mention.etype in _OWN_NAMES
-            and (c.mention.protected or c.mention.source.startswith("dictionaries/"))
-            and _BY_USER in c.why
-        )
+        mine = BY_USER in c.why and c.mention.text.casefold() in own_names
         wider = [
             o
             for o in around
-            if not (mine and _BY_USER not in o.why)
+            if not (mine and BY_USER not in o.why)
             and (
                 o.score >= c.score - margin
                 # the full name both said ends with the piece (安享一生终身寿险 / 终身寿险)
