@@ -81,3 +81,18 @@ def test_a_split_name_said_twice_is_one_shared_name(mt: MultiTurn) -> None:
     spans = {m.text: m.etype for m in mt.shared_spans(d)}
     assert spans.get("张艺兴") == "person"
     assert "张艺" not in spans
+
+
+@pytest.mark.parametrize(
+    ("text", "which"),
+    [
+        ("哪个保费更低", True),
+        ("这两款哪款好用", True),
+        # the which_typo rule (那些 ending a query) is matched at a reference by the comparison
+        # mode; it is no which-question of its own
+        ("她写了那些诗", False),
+        ("他经历过那些困难", False),
+    ],
+)
+def test_asks_which_reads_only_the_which_patterns(mt: MultiTurn, text: str, which: bool) -> None:
+    assert mt.asks_which(text) is which

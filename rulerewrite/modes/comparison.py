@@ -18,6 +18,7 @@ from rulerewrite.modes.multiturn import (
     is_question,
     new_candidate,
     resolved,
+    rule_pattern,
     salient,
 )
 
@@ -67,7 +68,7 @@ class Comparison:
         # 她写了那些诗 / 他经历过那些困难: chat's 那些 for 哪些, ending the query (``which_typo``)
         typo = lexicon.rule("comparison", "which_typo")
         self.typo_source = typo.source if typo is not None else ""
-        self.which_typo = typo.pattern if typo is not None else None
+        self.which_typo = rule_pattern(typo, "at_ref")
 
     def applies(self, state: State) -> bool:
         return (
@@ -182,6 +183,10 @@ class Comparison:
                 note=f"{ref.text}: no set of candidates in the dialogue window",
             )
         members, anchor = group
+        if ref.kind == "demonstrative" and self._other_kind(ref.noun, anchor):
+            # 我喜欢周杰伦和林俊杰 / … / 他们唱过那些歌: songs are not the singers; 那些 starts a
+            # new noun phrase (or asks which, 哪些) and is left as it is
+            return state.note("comparison", ref.source, f"{ref.text}{ref.noun}: not {anchor.text}")
         if ref.ordinal:
             idx = _ORDINAL[ref.refers or "first"]
             if idx >= len(members):
@@ -204,7 +209,10 @@ class Comparison:
             # a member that itself holds a reference (三者AirPods Max) would leave one behind:
             # rewriting the result again would change it again
             return state.note("comparison", ref.source, f"{ref.text}: the set refers elsewhere")
-        end = ref.noun_end if ref.noun and ref.noun in ("个", "款", "种") else ref.end
+        # 这两款 / 这两个人 / 这两款手机 -> A和B: the set names them, a kind noun after the
+        # demonstrative goes with it (A和B人 would not read)
+        cover = ref.noun and (ref.noun in ("个", "款", "种") or self.mt.is_category(ref.noun))
+        end = ref.noun_end if cover else ref.end
         new = text[: ref.start] + value + text[end:]
         return resolved(
             state,
@@ -215,6 +223,16 @@ class Comparison:
             slot="compared" if not ref.ordinal else "referent",
             note=f"{ref.text} -> {value}",
         )
+
+    def _other_kind(self, noun: str, anchor: Mention) -> bool:
+        """这些**歌** after a set of singers: the kind noun after a demonstrative names things of
+        another animacy than the set's members (a person noun for a set of things, or a noun of
+        things for a set of persons), so the set is not what it points at."""
+        kinds = self.mt.category_types.get(noun) if noun else None
+        if not kinds or not anchor.etype:
+            return False
+        human = anchor.etype in HUMAN_TYPES
+        return kinds.isdisjoint(HUMAN_TYPES) if human else kinds <= HUMAN_TYPES
 
     def _answered_group(self, state: State, d: Dialogue, text: str) -> Candidate | None:
         """The assistant's bare answer to the user's which/what question is the group 他们 /

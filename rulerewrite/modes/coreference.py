@@ -99,9 +99,11 @@ class Coreference:
         # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
         here = lexicon.rule("coreference", "here")
         self.here_source = here.source if here is not None else None
-        # 那里天气怎么样 -> 南京天气怎么样: a place and its attribute said as one phrase
-        there = lexicon.rule("coreference", "there")
-        self.place_attr_de = bool(there.get("attribute_de", True)) if there is not None else True
+        # 那里天气怎么样 -> 南京天气怎么样: the reference rules whose place and the attribute after
+        # it are said as one phrase (``attribute_de: false``)
+        self.no_attr_de = frozenset(
+            r.source for r in lexicon.rules.get("coreference", ()) if r.get("attribute_de") is False
+        )
         # 那个很好吃 / 这个不好看: a plain 这个 / 那个 takes the one clear antecedent of the last
         # exchange even when it is not salient (rules/coreference.yaml ``plain_reference``)
         plain = lexicon.rule("coreference", "plain_reference")
@@ -1193,7 +1195,7 @@ class Coreference:
         best = good[0]
         text = state.standalone
         de = "" if best.mention.text.endswith("的") else "的"
-        if ref.etype == "place" and not self.place_attr_de:
+        if ref.source in self.no_attr_de:
             de = ""  # 那边交通怎么样 -> 广州交通怎么样
         new = text[: ref.start] + best.mention.text + de + text[ref.end :]
         return resolved(

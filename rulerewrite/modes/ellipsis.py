@@ -958,7 +958,7 @@ class Ellipsis:
             # the topic the user asked about and the answer took up is not rivalled by what
             # the answer mentions in passing (财务部 in 由部门经理和财务部审批)
             rivals = [c for c in rivals if _EXCHANGE in c.why or BY_USER in c.why]
-        elif _FRAMED_LEAD in best.why:
+        elif all(note in best.why for note in _FRAMED_LEAD):
             # 你知道三体吗 / 刘慈欣写的科幻小说: what the user asked about by name is not
             # rivalled by a name the answer says in passing (its author, a character)
             rivals = [c for c in rivals if BY_USER in c.why or "repeated" in c.why]
@@ -3052,8 +3052,9 @@ _INTO = "在进到去往放"
 # a break between clauses (不好吃 换一个)
 _CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
-# the subject of the last user turn, said in a topic frame (你知道X吗)
-_FRAMED_LEAD = "subject of last user turn, topic frame"
+# the subject of the last user turn, said in a topic frame (你知道X吗); the ranking notes may
+# have others between the two (", named by the user")
+_FRAMED_LEAD = ("subject of last user turn", "topic frame")
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
 _PERSONAL = re.compile(r"[你我他她它您咱]")
 _SAYS_NOTHING = re.compile(r"^(?:[啊呀吗么嘛吧的哦呢滴]|真的|吗|不是)*$")
