@@ -105,6 +105,9 @@ class Ellipsis:
     def __init__(self, lexicon: Lexicon, config: Any) -> None:
         self.mt = MultiTurn(lexicon, config)
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
+        lead_rule = lexicon.rule("completeness", "lead_words")
+        self.predicate_leads = rule_words(lead_rule, "predicate_leads")
+        self.predicate_before = rule_pattern(lead_rule, "predicate_before")
         self.frame = self.mt.patterns.get("speaker_frames", (None, ""))[0]
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
@@ -703,6 +706,20 @@ class Ellipsis:
             objs = [c for c in cands if c.mention.gram in ("obj", "dep", "coo")]
             if objs and objs[0].score >= best.score - 1.0:
                 best = objs[0]
+        if (
+            kind == "subject"
+            and self._predicate_lead_at(text, pos)
+            and not any(
+                ti.turn.role == "user" and best.mention.text in ti.turn.content for ti in d.turns
+            )
+        ):
+            # 减肥可以吃什么水果 / 苹果 / 还有什么: more of what the user asked about, not of
+            # what only the answer named (苹果还有什么)
+            return state.note(
+                "ellipsis",
+                self.mt.sources.get("lead_words", "ellipsis"),
+                f"还有 asks for more: {best.mention.text} was only named by the answer",
+            )
         # 劳驾88VIP: a polite opener the phrase was said with is no part of it (a dictionary
         # entity stands as written: 你好李焕英 is a title, not a greeting)
         filler = best.mention.text
@@ -743,6 +760,14 @@ class Ellipsis:
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
         )
+
+    def _predicate_lead_at(self, text: str, pos: int) -> bool:
+        """A lead word that is the query's predicate (还有 before a question word: rule
+        lead_words ``predicate_leads``) starts at ``pos``."""
+        if self.predicate_before is None:
+            return False
+        lead = next((w for w in self.predicate_leads if text.startswith(w, pos)), None)
+        return lead is not None and self.predicate_before.match(text, pos + len(lead)) is not None
 
     def _place_topic(self, c: Any, d: Dialogue) -> bool:
         """A place the last user turn opens with (成都有什么好玩的 / 上海啊: the topic, first)
@@ -1055,6 +1080,8 @@ class Ellipsis:
             and toks[i0].text in self.lead
             # 那么帅: a degree before an adjective, not the opener 那么 (the topic goes first)
             and not (toks[i0].text == "那么" and kinds[i0 + 1 : i0 + 2] == ["ADJ"])
+            # 还有什么特点: 还有 is the predicate, the topic goes before it
+            and not self._predicate_lead_at(parse.text, toks[i0].start)
         ):
             i0 += 1
         if i0 >= len(toks):
