@@ -250,6 +250,8 @@ class Ellipsis:
         )
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = rule_pattern(self.weather_rule, "report")
+        self.weather_day_question = rule_pattern(self.weather_rule, "day_question")
+        self.weather_own_time = rule_pattern(self.weather_rule, "own_time")
         weather = self.weather_rule
         self.weather_elsewhere = (
             tuple(str(w) for w in (weather.get("not_inside") or ())) if weather else ()
@@ -2236,10 +2238,19 @@ class Ellipsis:
             if said.startswith(lead):
                 at = len(lead) + len(said[len(lead) :]) - len(said[len(lead) :].lstrip(" ，,"))
                 break
+        day = ""
+        if (
+            "t" in report.groupindex
+            and not ("a" in report.groupindex and m.group("a"))
+            and self.weather_day_question is not None
+            and self.weather_day_question.search(said)
+            and not (self.weather_own_time is not None and self.weather_own_time.search(said))
+        ):
+            day = m.group("t") or ""  # 有雨吗 -> 菏泽今天有雨吗: the day the report is for
         return _resolved_from(
             state,
             rule.source,
-            said[:at] + place + said[at:],
+            said[:at] + place + day + said[at:],
             place,
             last,
             "topic",
