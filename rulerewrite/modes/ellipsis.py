@@ -301,6 +301,8 @@ class Ellipsis:
         )
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
+        why_neg = lexicon.rule("completeness", "why_negated_reply")
+        self.why_potential = rule_pattern(why_neg, "potential")
         self.statement_short = int(self.mt.values.get("statement_short", 0))
         self.judged_reply_max = int(self.mt.values.get("judged_reply_max", 0))
         self.statement_kinds = self.salient_kinds | frozenset(
@@ -1498,14 +1500,25 @@ class Ellipsis:
         said = _drop_opener(said, self.why_hedges, keep=3)
         pat = self.mt.patterns.get("why_negated_reply")
         m = pat[0].match(said) if pat else None
+        pm = self.why_potential.match(said) if self.why_potential is not None else None
         user = d.last_user()
-        if m is None or user is None:
+        if (m is None and pm is None) or user is None:
             return said
         asked = user.turn.content.strip().rstrip("?？!！。.~")
-        i = asked.find(m.group("v"))
+        v = m.group("v") if m is not None else pm.group("v") if pm is not None else ""
+        i = asked.find(v)
         if i < 0:
             return said
-        obj = re.sub(r"(?:吗|么|嘛|呢|没有|不)$", "", asked[i + len(m.group("v")) :]).strip()
+        obj = re.sub(r"(?:吗|么|嘛|呢|吧|没有|不)$", "", asked[i + len(v) :]).strip()
+        if pm is not None:
+            # 发不了 + 几张图片: a counted noun, its count dropped (a pronoun is no piece the
+            # guard finds said: 见不到 + 我)
+            toks = [t for t in self.mt.parse(obj).tokens if t.text.strip()]
+            while toks and kind_of(toks[0].pos, toks[0].text) == "NUM":
+                toks.pop(0)
+            if not toks or any(kind_of(t.pos, t.text) != "NOUN" for t in toks):
+                return said
+            obj = obj[toks[0].start :]
         if not 1 <= len(obj) <= 10 or re.search(r"[,，。;；]", obj) or is_question_word(obj):
             return said
         return said + obj
