@@ -152,6 +152,8 @@ class Coreference:
         self.title_tail = rule_pattern(title, "whole_tail")
         self.title_whole_not = rule_pattern(title, "whole_not")
         self.signs = tuple(str(w) for w in (title.get("signs") or [])) if title else ()
+        self.sign_suffix = str((title.get("sign_suffix") if title else "") or "")
+        self.sign_people = rule_words(title, "sign_people")
         self.title_strip, self.not_title = (
             re.compile(str(title.get(k))) if title is not None and title.get(k) else None
             for k in ("strip", "not_title")
@@ -1222,6 +1224,18 @@ class Coreference:
                 m = replace(m, text=cut, head=cut, end=m.start + len(cut))
         start = ref.start
         said = m.text
+        if ref.noun and self.sign_suffix and "zodiac" in self.mt.category_types.get(ref.noun, ()):
+            stem = next((s for s in self.signs if said.startswith(s)), "")
+            sign = stem + self.sign_suffix
+            if (
+                stem
+                and not said.startswith(sign)
+                and (
+                    said[len(stem) :] in self.sign_people
+                    or any(sign in t.content for t in state.history)
+                )
+            ):
+                said = sign  # 处女 (处女座 said before) / 天蝎男 -> 处女座 / 天蝎座 (这个星座)
         if (
             ref.animacy == "human"
             and m.role in ("user", "assistant")

@@ -105,6 +105,9 @@ class Ellipsis:
     def __init__(self, lexicon: Lexicon, config: Any) -> None:
         self.mt = MultiTurn(lexicon, config)
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
+        lead_rule = lexicon.rule("completeness", "lead_words")
+        self.predicate_leads = rule_words(lead_rule, "predicate_leads")
+        self.predicate_before = rule_pattern(lead_rule, "predicate_before")
         self.frame = self.mt.patterns.get("speaker_frames", (None, ""))[0]
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
@@ -247,6 +250,8 @@ class Ellipsis:
         )
         self.weather_rule = lexicon.rule("completeness", "weather_followup")
         self.weather_report = rule_pattern(self.weather_rule, "report")
+        self.weather_day_question = rule_pattern(self.weather_rule, "day_question")
+        self.weather_own_time = rule_pattern(self.weather_rule, "own_time")
         weather = self.weather_rule
         self.weather_elsewhere = (
             tuple(str(w) for w in (weather.get("not_inside") or ())) if weather else ()
@@ -296,6 +301,8 @@ class Ellipsis:
         )
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
+        why_neg = lexicon.rule("completeness", "why_negated_reply")
+        self.why_potential = rule_pattern(why_neg, "potential")
         self.statement_short = int(self.mt.values.get("statement_short", 0))
         self.judged_reply_max = int(self.mt.values.get("judged_reply_max", 0))
         self.statement_kinds = self.salient_kinds | frozenset(
@@ -703,6 +710,20 @@ class Ellipsis:
             objs = [c for c in cands if c.mention.gram in ("obj", "dep", "coo")]
             if objs and objs[0].score >= best.score - 1.0:
                 best = objs[0]
+        if (
+            kind == "subject"
+            and self._predicate_lead_at(text, pos)
+            and not any(
+                ti.turn.role == "user" and best.mention.text in ti.turn.content for ti in d.turns
+            )
+        ):
+            # 减肥可以吃什么水果 / 苹果 / 还有什么: more of what the user asked about, not of
+            # what only the answer named (苹果还有什么)
+            return state.note(
+                "ellipsis",
+                self.mt.sources.get("lead_words", "ellipsis"),
+                f"还有 asks for more: {best.mention.text} was only named by the answer",
+            )
         # 劳驾88VIP: a polite opener the phrase was said with is no part of it (a dictionary
         # entity stands as written: 你好李焕英 is a title, not a greeting)
         filler = best.mention.text
@@ -743,6 +764,14 @@ class Ellipsis:
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
         )
+
+    def _predicate_lead_at(self, text: str, pos: int) -> bool:
+        """A lead word that is the query's predicate (还有 before a question word: rule
+        lead_words ``predicate_leads``) starts at ``pos``."""
+        if self.predicate_before is None:
+            return False
+        lead = next((w for w in self.predicate_leads if text.startswith(w, pos)), None)
+        return lead is not None and self.predicate_before.match(text, pos + len(lead)) is not None
 
     def _place_topic(self, c: Any, d: Dialogue) -> bool:
         """A place the last user turn opens with (成都有什么好玩的 / 上海啊: the topic, first)
@@ -1055,6 +1084,8 @@ class Ellipsis:
             and toks[i0].text in self.lead
             # 那么帅: a degree before an adjective, not the opener 那么 (the topic goes first)
             and not (toks[i0].text == "那么" and kinds[i0 + 1 : i0 + 2] == ["ADJ"])
+            # 还有什么特点: 还有 is the predicate, the topic goes before it
+            and not self._predicate_lead_at(parse.text, toks[i0].start)
         ):
             i0 += 1
         if i0 >= len(toks):
@@ -1469,14 +1500,25 @@ class Ellipsis:
         said = _drop_opener(said, self.why_hedges, keep=3)
         pat = self.mt.patterns.get("why_negated_reply")
         m = pat[0].match(said) if pat else None
+        pm = self.why_potential.match(said) if self.why_potential is not None else None
         user = d.last_user()
-        if m is None or user is None:
+        if (m is None and pm is None) or user is None:
             return said
         asked = user.turn.content.strip().rstrip("?？!！。.~")
-        i = asked.find(m.group("v"))
+        v = m.group("v") if m is not None else pm.group("v") if pm is not None else ""
+        i = asked.find(v)
         if i < 0:
             return said
-        obj = re.sub(r"(?:吗|么|嘛|呢|没有|不)$", "", asked[i + len(m.group("v")) :]).strip()
+        obj = re.sub(r"(?:吗|么|嘛|呢|吧|没有|不)$", "", asked[i + len(v) :]).strip()
+        if pm is not None:
+            # 发不了 + 几张图片: a counted noun, its count dropped (a pronoun is no piece the
+            # guard finds said: 见不到 + 我)
+            toks = [t for t in self.mt.parse(obj).tokens if t.text.strip()]
+            while toks and kind_of(toks[0].pos, toks[0].text) == "NUM":
+                toks.pop(0)
+            if not toks or any(kind_of(t.pos, t.text) != "NOUN" for t in toks):
+                return said
+            obj = obj[toks[0].start :]
         if not 1 <= len(obj) <= 10 or re.search(r"[,，。;；]", obj) or is_question_word(obj):
             return said
         return said + obj
@@ -2209,10 +2251,19 @@ class Ellipsis:
             if said.startswith(lead):
                 at = len(lead) + len(said[len(lead) :]) - len(said[len(lead) :].lstrip(" ，,"))
                 break
+        day = ""
+        if (
+            "t" in report.groupindex
+            and not ("a" in report.groupindex and m.group("a"))
+            and self.weather_day_question is not None
+            and self.weather_day_question.search(said)
+            and not (self.weather_own_time is not None and self.weather_own_time.search(said))
+        ):
+            day = m.group("t") or ""  # 有雨吗 -> 菏泽今天有雨吗: the day the report is for
         return _resolved_from(
             state,
             rule.source,
-            said[:at] + place + said[at:],
+            said[:at] + place + day + said[at:],
             place,
             last,
             "topic",
