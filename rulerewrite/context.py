@@ -417,7 +417,9 @@ class ContextAnalyzer:
             if any(self.chitchat_words)
             else None
         )
-        self.analyze = lru_cache(maxsize=cache)(self._analyze)
+        # per turn (index, role, text): a key of plain values, hashed and compared in C (a
+        # Turn's dataclass __hash__ / __eq__ run in Python, ~3 us a lookup on every rewrite)
+        self._analyze_at = lru_cache(maxsize=cache)(self._analyze_at_uncached)
         # the analysis of a text said by a role, whatever its position in the history: a turn
         # that moves in the window (the caller sends the last N messages) is not analysed again
         self._analyze_said = lru_cache(maxsize=cache)(self._analyze_said_uncached)
@@ -437,7 +439,7 @@ class ContextAnalyzer:
         for t in turns:
             if t.role == "system" or not t.content.strip():
                 continue
-            ti = self.analyze(t)
+            ti = self._analyze_at(t.index, t.role, t.content)
             if ti.chitchat:
                 dropped.append(t.index)
                 continue
@@ -459,13 +461,17 @@ class ContextAnalyzer:
         rest = _PUNCT_OR_PARTICLE.sub("", rest)
         return not rest and t.strip() != ""
 
-    def _analyze(self, turn: Turn) -> TurnInfo:
-        ti = self._analyze_said(turn.role, turn.content)
-        if ti.turn.index == turn.index:
+    def analyze(self, turn: Turn) -> TurnInfo:
+        """The analysis of one turn (memoised per index, role and text)."""
+        return self._analyze_at(turn.index, turn.role, turn.content)
+
+    def _analyze_at_uncached(self, index: int, role: str, content: str) -> TurnInfo:
+        ti = self._analyze_said(role, content)
+        if ti.turn.index == index:
             return ti
         # the same text analysed at another position: only the turn index of its mentions moves
-        ms = tuple(m.at_turn(turn.index) for m in ti.mentions)
-        return TurnInfo(turn, ti.parse, ms, ti.chitchat)
+        ms = tuple(m.at_turn(index) for m in ti.mentions)
+        return TurnInfo(new_turn(index, role, content), ti.parse, ms, ti.chitchat)
 
     def _analyze_said_uncached(self, role: str, content: str) -> TurnInfo:
         return self._analyze_turn(Turn(0, role, content))

@@ -82,9 +82,9 @@ def test_turns_are_analysed_once(ca: ContextAnalyzer) -> None:
     t = Turn(0, "user", "MacBook Air 续航多久")
     a = ca.analyze(t)
     assert ca.analyze(Turn(0, "user", "MacBook Air 续航多久")) is a
-    hits = ca.analyze.cache_info().hits
+    hits = ca._analyze_at.cache_info().hits
     ca.dialogue((t,))
-    assert ca.analyze.cache_info().hits == hits + 1
+    assert ca._analyze_at.cache_info().hits == hits + 1
 
 
 def test_question_words_are_not_antecedents(ca: ContextAnalyzer) -> None:

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from rulerewrite.context import Mention, long_enough, new_mention, said_mention
+from rulerewrite.context import Mention, Turn, long_enough, new_mention, said_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
@@ -633,6 +633,19 @@ class Coreference:
             return None
         return m.group("kind")
 
+    def _exchange_lines(self, state: State) -> tuple[tuple[Turn, str], ...]:
+        """The last two messages that say something, oldest first, each with its words
+        without the final particles (``whole_particles``): the lines :meth:`_kind_work`,
+        :meth:`_whole_turn` and :meth:`_title_turn` read, made once per rewrite."""
+        lines = state.scratch.get("coreference.exchange_lines")
+        if lines is None:
+            lines = state.scratch["coreference.exchange_lines"] = tuple(
+                (t, t.content.strip().rstrip(self.whole_particles))
+                for t in state.history[-2:]
+                if t.content.strip()
+            )
+        return lines
+
     def _kind_work(self, state: State, text: str, kind: str, *, first: bool) -> Mention | None:
         """The work a kind statement (``kind_identity``) is about. With ``first`` (before the
         usual rules): for a line kind (歌词) the last turn of the exchange that asks nothing,
@@ -640,9 +653,7 @@ class Coreference:
         experience of it or its kind (小偷家族不错的). Otherwise (nothing else found): a turn
         of the exchange, the reply first, that is a short line asking and answering nothing
         (四月是你的谎言 / 起风了). None when no turn fits or the query holds the phrase."""
-        turns = [t for t in state.history[-2:] if t.content.strip()]
-        for turn in reversed(turns):
-            said = turn.content.strip().rstrip(self.whole_particles)
+        for turn, said in reversed(self._exchange_lines(state)):
             phrase = ""
             if kind in self.kind_lines:
                 if not first:
@@ -685,11 +696,9 @@ class Coreference:
         frame, whatever its words' tags (a name jieba cuts into pieces: 马/努/吉/诺/比利)."""
         if self.whole_not is None or (framed and not named and not self._in_plain_frame(text, ref)):
             return None
-        turns = [t for t in state.history[-2:] if t.content.strip()]
-        for turn in reversed(turns):
+        for turn, said in reversed(self._exchange_lines(state)):
             if named and turn.role != "assistant":
                 continue
-            said = turn.content.strip().rstrip(self.whole_particles)
             cut = self.whole_open.match(said) if self.whole_open is not None else None
             phrase = said[cut.end() :] if cut is not None else said
             low, high = self.whole_len
@@ -983,15 +992,16 @@ class Coreference:
         if self.title_whole_not is None:
             return None
         low, high = self.title_whole
-        turns = [t for t in state.history[-2:] if t.content.strip()]
-        for turn in reversed(turns):
+        lines = self._exchange_lines(state)
+        reply = lines[-1][0] if lines else None  # the last message that says something
+        for turn, said in reversed(lines):
             if (
-                turn is not turns[-1]
-                and len(turns[-1].content.strip()) <= high
-                and not _SPEAKER_CHAR.search(turns[-1].content)
+                reply is not None
+                and turn is not reply
+                and len(reply.content.strip()) <= high
+                and not _SPEAKER_CHAR.search(reply.content)
             ):
                 break  # a short reply of its own (梵高先生山阴路的夏天) may be the title meant
-            said = turn.content.strip().rstrip(self.whole_particles)
             cut = self.title_tail.search(said) if self.title_tail is not None else None
             phrase = said[: cut.start()] if cut is not None and cut.start() >= low else said
             if not low <= len(phrase) <= high or self.title_whole_not.search(phrase):

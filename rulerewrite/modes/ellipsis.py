@@ -550,22 +550,24 @@ class Ellipsis:
         )
         if at >= 0 and not member and which not in self.which_attributes:
             return state  # 哪个更便宜 / 哪款手机: a choice, comparison decides
-        echo = self._verb_echo(state, d, parse)
+        # 你送我一个呗: the count with no noun, read once for the echo, the gap and the filter
+        counted = self._counted(text)
+        echo = self._verb_echo(state, d, parse, counted)
         if echo is not None:
             return self._complete(echo, echo_again=False) if echo_again else echo
         owner = None if member else self._owner_de(parse, d)
         if owner is not None:
             gap: tuple[str, int] | None = ("object", owner)  # 香港的 -> 香港的迪士尼
         else:
-            gap = ("subject", at) if member else self._gap(parse)
+            gap = ("subject", at) if member else self._gap(parse, counted)
         if gap is not None and gap[0] == "subject" and not member:
             # read after an opening acknowledgement: 好吧大阪提供…吗 has its subject (大阪);
             # 嗯嗯怎么设置密码 takes its topic after 嗯嗯
-            acked = self._gap(parse, after_ack=True)
+            acked = self._gap(parse, counted, after_ack=True)
             gap = acked if acked is None or acked[0] == "subject" else gap
         elif gap is None and self.frame is not None and self.frame.match(text):
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
-            framed = self._gap(parse, skip=self.frame)
+            framed = self._gap(parse, counted, skip=self.frame)
             gap = framed if framed is not None and framed[0] == "subject" else None
         how = self.how_object.match(text) if self.how_object is not None else None
         if how is not None and gap is not None and gap[0] == "subject":
@@ -599,8 +601,9 @@ class Ellipsis:
         hinted = {t for t, _ in self.mt.hinted_types(text)}
         human = kind == "subject" and any(t.text in self.human_predicates for t in parse.tokens)
         # 来一首 / 看一部: a work is counted, and a person is no work (a song of 林俊杰 is not 林俊杰)
-        counted = self._counted(text) if kind == "object" else None
-        no_person = counted is not None and counted.group("m")[-1:] in _WORK_COUNTS
+        no_person = (
+            kind == "object" and counted is not None and counted.group("m")[-1:] in _WORK_COUNTS
+        )
         # the tests on the mention's fields first; the two that may segment and parse the
         # mention's text (a reference in it, an adverb in it) only for what is left
         cands = [
@@ -685,20 +688,17 @@ class Ellipsis:
         named = self._named_object(state, d, cands) if kind == "object" else None
         if kind == "subject" and asks and not member and answered is None:
             named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
-        if (
-            named is None
-            and len(text) <= self.offered_len
-            and not self._confident(cands, kinds, floor)
-        ):
+        confident = self._confident(cands, kinds, floor)  # the same candidates, kinds and floor
+        if named is None and len(text) <= self.offered_len and not confident:
             named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
-        if named is None and kind == "object" and not self._confident(cands, kinds, floor):
+        if named is None and kind == "object" and not confident:
             named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
         if named is not None:
             best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
             (answered is not None and asks and best.mention.turn == answered)
             or named is not None
-            or (self._confident(cands, kinds, floor) and not self._left(best, d, parse))
+            or (confident and not self._left(best, d, parse))
             or (kind == "object" and self._quiet_reply(cands, d, text[:pos]))
         ):
             return state.note(
@@ -1046,11 +1046,17 @@ class Ellipsis:
     # -- completeness ----------------------------------------------------------------------------
 
     def _gap(
-        self, parse: Parse, *, after_ack: bool = False, skip: re.Pattern[str] | None = None
+        self,
+        parse: Parse,
+        counted: re.Match[str] | None,
+        *,
+        after_ack: bool = False,
+        skip: re.Pattern[str] | None = None,
     ) -> tuple[str, int] | None:
         """(``subject``, insert offset) or (``object``, insert offset) or None (complete);
-        ``after_ack`` reads the query after an opening acknowledgement (好吧 / 嗯嗯), ``skip``
-        after what that pattern matches at the start (a speaker's frame: 我感觉)."""
+        ``counted`` is :meth:`_counted` of the parsed text; ``after_ack`` reads the query after
+        an opening acknowledgement (好吧 / 嗯嗯), ``skip`` after what that pattern matches at the
+        start (a speaker's frame: 我感觉)."""
         toks = [t for t in parse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
         if not toks:
             return None
@@ -1064,7 +1070,6 @@ class Ellipsis:
             kind_of(t.pos, t.text) == "NOUN" for t in toks if t.end <= kind.start()
         ):
             return "object", kind.end("de")  # 什么牌子的 -> 什么牌子的雪糕: the thing asked about
-        counted = self._counted(parse.text)
         if counted is not None:
             return "object", counted.end("m")  # 你送我一个呗: the thing counted
         if any(
@@ -1586,11 +1591,13 @@ class Ellipsis:
             confidence=0.75,
         )
 
-    def _verb_echo(self, state: State, d: Dialogue, parse: Parse) -> State | None:
+    def _verb_echo(
+        self, state: State, d: Dialogue, parse: Parse, counted: re.Match[str] | None
+    ) -> State | None:
         """A short query ending with a verb and no object (要怎样才能遇到 / 怎么补) takes the
         object that verb had in the last turn (会遇到好男人 -> 要怎样才能遇到好男人): the
-        conversation itself pairs the verb with its object."""
-        counted = self._counted(parse.text)
+        conversation itself pairs the verb with its object (``counted``: :meth:`_counted` of
+        the parsed text)."""
         if counted is not None and len(parse.text) <= self.max_len:
             return self._counted_echo(state, d, parse.text, counted)
         toks = [t for t in parse.tokens if t.text.strip()]

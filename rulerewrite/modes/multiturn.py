@@ -764,7 +764,8 @@ class MultiTurn:
         if owners:
             mentions += owners
         # the window-only part of each candidate's score, filled in on first use by rank
-        pool = _Pool(tuple(mentions), echoed, _Window.of(turns), [None] * len(mentions))
+        eligible = tuple(self._eligible(m) for m in mentions)
+        pool = _Pool(tuple(mentions), echoed, _Window.of(turns), [None] * len(mentions), eligible)
         pools.put(key, pool)
         return pool
 
@@ -884,6 +885,23 @@ class MultiTurn:
         """Three or four characters opening with a family name (胡一菲 / 东野圭吾)."""
         return 3 <= len(name) <= 4 and name.startswith(self.analyzer.surnames)
 
+    def _eligible(self, m: Mention) -> bool:
+        """Whether :meth:`rank` may take ``m`` at all, whatever the query (tested once per
+        window): a phrase about the speakers is no topic (我的计划 / 问我手中的宝剑; but 我喜欢的人
+        is a person the user feels for, rules/context.yaml human_relative, and 你好旧时光 a
+        title a topic frame took whole, its 你 inside the word 你好), nor is a fragment (78 /
+        so / 一下好像是: not_antecedent); a dictionary entity always may be."""
+        if m.protected:
+            return True
+        if (
+            _SPEAKER.search(m.text)
+            and m.source not in self.analyzer.relative_sources
+            and m.source not in self.analyzer.title_sources
+        ):
+            return False
+        junk = self.not_antecedent
+        return junk is None or not junk.match(m.text)
+
     def _static(self, win: _Window, m: Mention, echoed: frozenset[str]) -> _Static:
         """The parts of a candidate's filter and score that depend on the window alone, in
         :meth:`rank`'s order: the score and reasons before the query-dependent terms (prefix),
@@ -982,7 +1000,6 @@ class MultiTurn:
         hints = self._hint_types(text)
         pool = self._pool(d)
         cat_types = self.category_types.get(noun, ()) if noun else ()
-        junk = self.not_antecedent
         # 它 takes a POS name only as a title (它的作者); 这 / 那 may point at a person
         title_q = bool(self._title_re.search(text))  # asks about a work: 作者 / 讲了什么
         # 红与黑的作者是谁 / 司汤达 / 他…: the person the answer named is who 他 is
@@ -991,23 +1008,10 @@ class MultiTurn:
         out: list[Candidate] = []
         seen: set[str] = set()
         statics = pool.statics
-        relative = self.analyzer.relative_sources
-        whole_said = self.analyzer.title_sources
+        eligible = pool.eligible
         for k, m in enumerate(pool.mentions):
-            if m.text in seen or m.text in text:
+            if m.text in seen or m.text in text or not eligible[k]:
                 continue
-            if (
-                not m.protected
-                and _SPEAKER.search(m.text)
-                and m.source not in relative
-                and m.source not in whole_said
-            ):
-                # 我的计划 / 问我手中的宝剑: about the speakers, not the topic (我喜欢的人 is a
-                # person the user feels for, rules/context.yaml human_relative; 你好旧时光 a
-                # title a topic frame took whole, its 你 inside the word 你好)
-                continue
-            if not m.protected and junk is not None and junk.match(m.text):
-                continue  # 78 / so / 一下好像是: a fragment, not a thing (not_antecedent)
             if plural != m.is_set:
                 continue
             if etype is not None and m.etype != etype:
@@ -1152,6 +1156,7 @@ class _Pool(NamedTuple):
     echoed: frozenset[str]  # phrases credited as repeated (a shared stretch ends them)
     window: _Window
     statics: list[_Static | None]  # one per mention, computed on first use
+    eligible: tuple[bool, ...]  # one per mention: MultiTurn._eligible, whatever the query
 
 
 @dataclass
