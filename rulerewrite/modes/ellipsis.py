@@ -338,6 +338,8 @@ class Ellipsis:
         self.own_asked_end = rule_pattern(own, "asked_end")
         self.own_said_pre = rule_pattern(own, "said_pre")
         self.own_max = int((own.get("max_object") if own else 0) or 10)
+        self.vo_rule = lexicon.rule("completeness", "verb_object")
+        self.vo_max = int((self.vo_rule.get("max_object") if self.vo_rule else 0) or 8)
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         self.request_rule = lexicon.rule("completeness", "request_one")
         self.request_count = rule_pattern(self.request_rule, "count")
@@ -373,6 +375,7 @@ class Ellipsis:
         again = (
             (self._said_again(done, exchange) if exchange is not None else None)
             or (self._own_question(done, exchange) if exchange is not None else None)
+            or (self._verb_object(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
@@ -459,6 +462,72 @@ class Ellipsis:
         return _object_after(
             state, rule.source, text, at, obj, src, f"{verb} as in {what}: its object {obj!r}"
         )
+
+    def _verb_object(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A transitive verb ending the query with no object, when nothing else completed the
+        query (rules/completeness.yaml ``verb_object``: 现在换 / 吃不起 / 你用过吗): the noun
+        phrase the same verb had in the last exchange, the assistant's turn first, is its object
+        (你养过猫吗 / 我养过 / 我也养过 -> 我也养过猫), after the verb and its aspect or potential
+        complement (吃不起 + 火锅), before a final 了 (看过了 -> 看过X了)."""
+        rule = self.vo_rule
+        text = state.standalone.strip()
+        m = rule.pattern.match(text) if rule is not None and rule.pattern is not None else None
+        if rule is None or m is None:
+            return None
+        v = m.group("v")
+        for ti in (exchange[1], exchange[0]):
+            obj = self._object_of(ti, v)
+            if obj is None or obj in text:
+                continue
+            asp = m.group("asp") or ""
+            if asp == "了" and not _NEGATED_END.search(m.group("pre")):
+                return None  # 现在能看了 / 吃了呀: a change of state, no object missing
+            final = asp == "过了" or asp == "了"  # 看过了 / 不穿了: the final 了 stays last
+            at = m.end("asp") - 1 if final else m.end("v") + len(asp)
+            return _object_after(
+                state, rule.source, text, at, obj, ti, f"{v} takes its object {obj!r} as said there"
+            )
+        return None
+
+    def _object_of(self, ti: TurnInfo, verb: str) -> str | None:
+        """The noun phrase after ``verb`` in turn ``ti`` (after its aspect or a count: 吃了点 /
+        有三台), or the noun jieba joined to it (吃火锅); None when it has none, names a person
+        or is longer than the rule's ``max_object``. Spaces stay tokens: a phrase after one
+        belongs to the next clause (头像换了 太丑了: no object of 换)."""
+        ptoks = list(ti.parse.tokens)
+        for k, t in enumerate(ptoks):
+            w = t.text
+            if self._verb_form(w, verb):
+                j = k
+                while j + 1 < len(ptoks) and (
+                    ptoks[j + 1].text in ("了", "过", "着")
+                    or kind_of(ptoks[j + 1].pos, ptoks[j + 1].text) == "NUM"
+                ):
+                    j += 1
+                obj = self._noun_object(ti, ptoks, j)
+            else:
+                obj = self._bound_object(ptoks, k, {verb})
+            # a pronoun names a person (你的照片), 吉他 holds no 他
+            if not obj or len(obj) > self.vo_max or _PRONOUNS & self._words(obj):
+                continue
+            at = ti.turn.content.find(obj, t.start)
+            if ti.turn.content[at + len(obj) : at + len(obj) + 1] != "的":
+                return obj  # 买进口的: 进口 modifies a thing, it is none
+        return None
+
+    def _verb_form(self, word: str, verb: str) -> bool:
+        """``word`` of a history turn is ``verb`` with its aspect, its negation or a mood word
+        before it (换了 / 没用过 / 爱看), or a two-character verb ending with it (更换 / 阅读)."""
+        w = word[:-1] if word[-1:] in "了过着" and len(word) > len(verb) else word
+        w = w[1:] if w[:1] in "不没" and len(w) > len(verb) else w
+        return (
+            w == verb
+            or self._same_verb(w, {verb})
+            or (len(verb) == 1 and len(w) == 2 and w[1] == verb and w[0] not in self.echo_moods)
+        )
+
+    def _words(self, text: str) -> set[str]:
+        return {t.text for t in self.mt.parse(text).tokens}
 
     def _after_verb(self, verb: str, said: str, pre: re.Pattern[str], text: str) -> str | None:
         """What ``said`` has after ``verb`` (or after the verb without a mood word before it:
@@ -3092,6 +3161,7 @@ _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clau
 _GOES_ON = frozenset(("NOUN", "ADJ", "DE"))  # what a noun phrase goes on with
 _YES_NO = re.compile(r"[吗么][?？!！。.~\s]*$")  # a turn asking a yes/no question
 _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
+_NEGATED_END = re.compile(r"[不没]$")  # a verb negated right before it (不穿 / 没吃)
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
 # words a reply that only names a thing does not hold (an adverb, a pronoun, a particle, a
