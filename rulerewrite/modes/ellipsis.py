@@ -475,19 +475,45 @@ class Ellipsis:
         if rule is None or m is None:
             return None
         v = m.group("v")
+        asp = m.group("asp") or ""
+        if asp == "了" and not _NEGATED_END.search(m.group("pre")):
+            return None  # 现在能看了 / 吃了呀: a change of state, no object missing
+        final = asp in ("过了", "了")  # 看过了 / 不穿了: the final 了 stays last
+        at = m.end("asp") - 1 if final else m.end("v") + len(asp)
         for ti in (exchange[1], exchange[0]):
             obj = self._object_of(ti, v)
-            if obj is None or obj in text:
-                continue
-            asp = m.group("asp") or ""
-            if asp == "了" and not _NEGATED_END.search(m.group("pre")):
-                return None  # 现在能看了 / 吃了呀: a change of state, no object missing
-            final = asp == "过了" or asp == "了"  # 看过了 / 不穿了: the final 了 stays last
-            at = m.end("asp") - 1 if final else m.end("v") + len(asp)
-            return _object_after(
-                state, rule.source, text, at, obj, ti, f"{v} takes its object {obj!r} as said there"
-            )
-        return None
+            if obj is not None and obj not in text:
+                note = f"{v} takes its object {obj!r} as said there"
+                return _object_after(state, rule.source, text, at, obj, ti, note)
+        # 剑风传奇 / 本命漫画又更了 / 你也喜欢: the user's turn opening the exchange named the
+        # thing talked about alone (not a reply to an earlier turn of the assistant's)
+        told = exchange[0]
+        k = told.turn.index
+        if k > 0 and k <= len(state.history) and state.history[k - 1].role != "user":
+            return None
+        topic = self._bare_topic(told)
+        if topic is None or topic in text:
+            return None
+        note = f"{v} takes the topic {topic!r} the user named"
+        return _object_after(state, rule.source, text, at, topic, told, note)
+
+    def _bare_topic(self, ti: TurnInfo) -> str | None:
+        """The whole of turn ``ti`` when it is a bare noun phrase (剑风传奇 / 猪肘子呀): nouns, a
+        的 inside them, final particles; at most the rule's ``max_object`` characters, no
+        pronoun, no question word."""
+        said = _FINAL_MOOD.sub("", ti.turn.content.strip())
+        toks = [t for t in ti.parse.tokens if t.end <= len(said)]
+        if not said or len(said) > self.vo_max or not toks or toks[-1].end != len(said):
+            return None
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        if kinds[0] != "NOUN" or kinds[-1] != "NOUN" or any(k not in ("NOUN", "DE") for k in kinds):
+            return None
+        if any(t.text in _PRONOUNS or is_question_word(t.text) for t in toks):
+            return None
+        # a phrase the turn names whole, not a person's kind (朋友 / 老师)
+        if not any(m.text == said and m.etype not in _PERSON_TYPES for m in ti.mentions):
+            return None
+        return said
 
     def _object_of(self, ti: TurnInfo, verb: str) -> str | None:
         """The noun phrase after ``verb`` in turn ``ti`` (after its aspect or a count: 吃了点 /
