@@ -340,6 +340,11 @@ class Ellipsis:
         self.own_max = int((own.get("max_object") if own else 0) or 10)
         self.vo_rule = lexicon.rule("completeness", "verb_object")
         self.vo_max = int((self.vo_rule.get("max_object") if self.vo_rule else 0) or 8)
+        self.tell_rule = lexicon.rule("completeness", "tell_asked")
+        self.tell_asked = rule_pattern(self.tell_rule, "asked")
+        self.tell_end = rule_pattern(self.tell_rule, "drop_end")
+        self.tell_not = rule_pattern(self.tell_rule, "not_asked")
+        self.tell_max = int((self.tell_rule.get("max_question") if self.tell_rule else 0) or 14)
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         self.request_rule = lexicon.rule("completeness", "request_one")
         self.request_count = rule_pattern(self.request_rule, "count")
@@ -376,6 +381,7 @@ class Ellipsis:
             (self._said_again(done, exchange) if exchange is not None else None)
             or (self._own_question(done, exchange) if exchange is not None else None)
             or (self._verb_object(done, exchange) if exchange is not None else None)
+            or (self._tell_asked(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
@@ -496,6 +502,30 @@ class Ellipsis:
             return None
         note = f"{v} takes the topic {topic!r} the user named"
         return _object_after(state, rule.source, text, at, topic, told, note)
+
+    def _tell_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare request to be told (告诉我吧, rules/completeness.yaml ``tell_asked``) after the
+        user's own wh-question of the last exchange asks that question again: 你的电话号码是多少 /
+        就不告诉你 / 告诉我吧 -> 告诉我你的电话号码是多少吧."""
+        rule = self.tell_rule
+        text = state.standalone.strip()
+        m = rule.pattern.match(text) if rule is not None and rule.pattern is not None else None
+        if m is None or rule is None or self.tell_asked is None:
+            return None
+        told = exchange[0]
+        asked = told.turn.content.strip()
+        if self.tell_end is not None:
+            asked = self.tell_end.sub("", asked)
+        if (
+            not 2 <= len(asked) <= self.tell_max
+            or _CLAUSES.search(asked)
+            or not self.tell_asked.search(asked)
+            or (self.tell_not is not None and self.tell_not.match(asked))
+            or asked in text
+        ):
+            return None
+        note = f"what to tell: the user's question {asked!r}"
+        return _object_after(state, rule.source, text, m.end("pre"), asked, told, note)
 
     def _bare_topic(self, ti: TurnInfo) -> str | None:
         """The whole of turn ``ti`` when it is a bare noun phrase (剑风传奇 / 猪肘子呀): nouns, a
