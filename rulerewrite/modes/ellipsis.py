@@ -495,7 +495,7 @@ class Ellipsis:
         # thing talked about alone (not a reply to an earlier turn of the assistant's)
         told = exchange[0]
         k = told.turn.index
-        if k > 0 and k <= len(state.history) and state.history[k - 1].role != "user":
+        if 0 < k <= len(state.history) and state.history[k - 1].role != "user":
             return None
         topic = self._bare_topic(told)
         if topic is None or topic in text:
