@@ -340,6 +340,8 @@ class Ellipsis:
         self.own_max = int((own.get("max_object") if own else 0) or 10)
         self.vo_rule = lexicon.rule("completeness", "verb_object")
         self.vo_max = int((self.vo_rule.get("max_object") if self.vo_rule else 0) or 8)
+        kinds = (self.vo_rule.get("kinds") if self.vo_rule else None) or {}
+        self.vo_kinds = {str(k): tuple(str(w) for w in ws) for k, ws in kinds.items()}
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell_asked = rule_pattern(self.tell_rule, "asked")
         self.tell_end = rule_pattern(self.tell_rule, "drop_end")
@@ -485,9 +487,10 @@ class Ellipsis:
         if asp == "了" and not _NEGATED_END.search(m.group("pre")):
             return None  # 现在能看了 / 吃了呀: a change of state, no object missing
         final = asp in ("过了", "了")  # 看过了 / 不穿了: the final 了 stays last
-        at = m.end("asp") - 1 if final else m.end("v") + len(asp)
+        at = m.end("asp") - 1 if final else m.end("v") + len(m.group("to") or "") + len(asp)
+        verbs = (v, *self.vo_kinds.get(v, ()))
         for ti in (exchange[1], exchange[0]):
-            obj = self._object_of(ti, v)
+            obj = next((o for o in (self._object_of(ti, w) for w in verbs) if o), None)
             if obj is not None and obj not in text:
                 note = f"{v} takes its object {obj!r} as said there"
                 return _object_after(state, rule.source, text, at, obj, ti, note)
@@ -558,6 +561,8 @@ class Ellipsis:
                 while j + 1 < len(ptoks) and (
                     ptoks[j + 1].text in ("了", "过", "着")
                     or kind_of(ptoks[j + 1].pos, ptoks[j + 1].text) == "NUM"
+                    # 送你 + 月饼: who receives, after a verb of giving only (认识我哥哥)
+                    or (j == k and verb in self.give_verbs and ptoks[j + 1].text in _RECIPIENTS)
                 ):
                     j += 1
                 obj = self._noun_object(ti, ptoks, j)
