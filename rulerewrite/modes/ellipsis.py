@@ -342,6 +342,12 @@ class Ellipsis:
         self.vo_max = int((self.vo_rule.get("max_object") if self.vo_rule else 0) or 8)
         kinds = (self.vo_rule.get("kinds") if self.vo_rule else None) or {}
         self.vo_kinds = {str(k): tuple(str(w) for w in ws) for k, ws in kinds.items()}
+        self.neg_rule = lexicon.rule("completeness", "negation_echo")
+        self.neg_replies = rule_words(self.neg_rule, "replies")
+        self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
+        self.neg_end = rule_pattern(self.neg_rule, "asked_end")
+        self.neg_has = rule_pattern(self.neg_rule, "has")
+        self.neg_max = int((self.neg_rule.get("max_predicate") if self.neg_rule else 0) or 12)
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell_asked = rule_pattern(self.tell_rule, "asked")
         self.tell_end = rule_pattern(self.tell_rule, "drop_end")
@@ -506,6 +512,59 @@ class Ellipsis:
         note = f"{v} takes the topic {topic!r} the user named"
         return _object_after(state, rule.source, text, at, topic, told, note)
 
+    def _negation_echo(self, state: State, d: Dialogue, text: str) -> State | None:
+        """The assistant's bare negation of the user's yes/no question said again by the user
+        (rules/completeness.yaml ``negation_echo``: 你去过北京吗 / 没有 / 真的没有 -> 真的没有去过
+        北京): what is negated is the question's predicate."""
+        rule = self.neg_rule
+        m = rule.pattern.match(text.strip()) if rule is not None and rule.pattern else None
+        exchange = last_exchange(state, d) if m is not None else None
+        if rule is None or m is None or exchange is None or self.neg_end is None:
+            return None
+        told, last = exchange
+        if _FINAL_MOOD.sub("", last.turn.content.strip()) != m.group("r"):
+            return None
+        asked = told.turn.content.strip().rstrip("?？!！。.~ 啊呀呢")
+        body = self.neg_end.sub("", asked)
+        if self.neg_lead is not None:
+            body = self.neg_lead.sub("", body, count=1)
+        has = self.neg_has.match(body) if self.neg_has is not None else None
+        if body == asked.rstrip() and has is None:
+            return None  # not a yes/no question (他去北京了 / 没有)
+        pred = (body[has.end() :] if has else body).rstrip("了")
+        topic = ""
+        if has is None:
+            toks = [t for t in self.mt.parse(pred).tokens if t.text.strip()]
+            k = next((i for i, t in enumerate(toks) if t.text == "有"), -1)
+            if k > 0 and all(kind_of(t.pos, t.text) == "NOUN" for t in toks[:k]):
+                # 柳州有雾霾吗 / 没有 / 嗯没有 -> 嗯柳州没有雾霾: the topic stays in front
+                topic, pred = pred[: toks[k].start], pred[toks[k].end :]
+            elif not toks or kind_of(toks[0].pos, toks[0].text) != "VERB":
+                return None  # what is negated is a verb phrase (去过北京), not a clause
+        if (
+            not 1 <= len(pred) <= self.neg_max
+            or _CLAUSES.search(pred)
+            or _HAS_QWORD.search(pred)
+            or pred[0] in "不没"
+        ):
+            return None
+        said = text.strip()
+        lead = _INTERJECTION.match(said)
+        front = lead.end() if lead else 0
+        new = said[:front] + topic + said[front : m.end("r")] + pred + said[m.end("r") :]
+        note = f"{m.group('r')} of the user's question {asked!r}: {topic + pred!r}"
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            topic + pred,
+            told,
+            "obj",
+            slot="object",
+            note=note,
+            confidence=0.6,
+        )
+
     def _tell_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare request to be told (告诉我吧, rules/completeness.yaml ``tell_asked``) after the
         user's own wh-question of the last exchange asks that question again: 你的电话号码是多少 /
@@ -649,6 +708,7 @@ class Ellipsis:
             or self._weather(state, d, text)
             or self._place_answered(state, d, text)
             or self._judged_object(state, d, text)
+            or self._negation_echo(state, d, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
             or self._wh_answer(state, d, text)
