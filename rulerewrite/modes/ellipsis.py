@@ -342,6 +342,7 @@ class Ellipsis:
         self.vo_max = int((self.vo_rule.get("max_object") if self.vo_rule else 0) or 8)
         kinds = (self.vo_rule.get("kinds") if self.vo_rule else None) or {}
         self.vo_kinds = {str(k): tuple(str(w) for w in ws) for k, ws in kinds.items()}
+        self.vo_judged = rule_pattern(self.vo_rule, "judged")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg_replies = rule_words(self.neg_rule, "replies")
         self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
@@ -506,7 +507,7 @@ class Ellipsis:
         k = told.turn.index
         if 0 < k <= len(state.history) and state.history[k - 1].role != "user":
             return None
-        topic = self._bare_topic(told)
+        topic = self._bare_topic(told) or self._judged_lead(told)
         if topic is None or topic in text:
             return None
         note = f"{v} takes the topic {topic!r} the user named"
@@ -588,6 +589,22 @@ class Ellipsis:
             return None
         note = f"what to tell: the user's question {asked!r}"
         return _object_after(state, rule.source, text, m.end("pre"), asked, told, note)
+
+    def _judged_lead(self, ti: TurnInfo) -> str | None:
+        """The noun phrase turn ``ti`` opens with (one of its mentions, no pronoun, no question
+        word) when the rest of the turn judges it (rules/completeness.yaml verb_object
+        ``judged``: 银魂好看吗 -> 银魂)."""
+        said = ti.turn.content.strip()
+        if self.vo_judged is None:
+            return None
+        for m in sorted(ti.mentions, key=lambda m: m.end):
+            if m.start != 0 or not 2 <= len(m.text) <= self.vo_max or m.end >= len(said):
+                continue
+            if _PERSONAL.search(m.text[:1]) or _HAS_QWORD.search(m.text):
+                continue
+            if self.vo_judged.match(said[m.end :]):
+                return said[: m.end]
+        return None
 
     def _bare_topic(self, ti: TurnInfo) -> str | None:
         """The whole of turn ``ti`` when it is a bare noun phrase (剑风传奇 / 猪肘子呀): nouns, a
