@@ -349,6 +349,13 @@ class Ellipsis:
         self.neg_end = rule_pattern(self.neg_rule, "asked_end")
         self.neg_has = rule_pattern(self.neg_rule, "has")
         self.neg_max = int((self.neg_rule.get("max_predicate") if self.neg_rule else 0) or 12)
+        self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
+        ja = self.judged_answer_rule
+        self.ja_lead = rule_pattern(ja, "drop_lead")
+        self.ja_end = rule_pattern(ja, "asked_end")
+        self.ja_degree = rule_pattern(ja, "degree")
+        self.ja_drop = rule_pattern(ja, "drop_end")
+        self.ja_max = int((ja.get("max_subject") if ja else 0) or 12)
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell_asked = rule_pattern(self.tell_rule, "asked")
         self.tell_end = rule_pattern(self.tell_rule, "drop_end")
@@ -728,6 +735,7 @@ class Ellipsis:
             or self._negation_echo(state, d, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
+            or self._judged_answer(state, d, text)
             or self._wh_answer(state, d, text)
             or self._unknown(state, d, text)
             or self._identity(state, d, text)
@@ -2289,6 +2297,57 @@ class Ellipsis:
             slot="object",
             note=f"answer to {asked!r}: {core} + {rest}",
             confidence=0.7,
+        )
+
+    def _judged_answer(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A short answer repeating the predicate the assistant's yes/no question ends with
+        (rules/completeness.yaml ``answer_judged``: 华为荣耀七好不好用 / 不好用 -> 华为荣耀七
+        不好用): what the question judged goes first."""
+        rule = self.judged_answer_rule
+        last = _answered(state, d)
+        if rule is None or last is None or self.ja_end is None or self.ja_degree is None:
+            return None
+        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        body = self.ja_end.sub("", asked)
+        if body == asked:
+            m = _A_NOT_A.search(asked)
+            if m is None or m.end() + 2 < len(asked):
+                return None
+            body = asked[: m.start()] + asked[m.end() - 1 :]  # 好不好用 -> 好用
+        if self.ja_lead is not None:
+            body = self.ja_lead.sub("", body, count=1)
+        said = text.strip().rstrip("?？!！。.~ ")
+        core = self.ja_drop.sub("", said) if self.ja_drop is not None else said
+        degree = self.ja_degree.match(core)
+        pred = core[degree.end() :] if degree else core
+        if not pred or not body.endswith(pred):
+            return None
+        # a quality judged (不好用 / 很严重 / 舒服), not a verb the question put its object
+        # before (高达看过么 / 看过)
+        if (degree is None or not degree.group()) and any(
+            kind_of(t.pos, t.text) != "ADJ" for t in self.mt.parse(pred).tokens
+        ):
+            return None
+        subject = body[: len(body) - len(pred)]
+        if (
+            not 2 <= len(subject) <= self.ja_max
+            or subject[-1] in "不没很太好还"
+            or _CLAUSES.search(subject)
+            or _HAS_QWORD.search(subject)
+            or re.search("[我你您他她它吗呢啊呀吧呐]|觉得", subject)
+        ):
+            return None
+        note = f"{core} judges what the assistant asked of: {subject!r}"
+        return _resolved_from(
+            state,
+            rule.source,
+            subject + said,
+            subject,
+            last,
+            "subj",
+            slot="subject",
+            note=note,
+            confidence=0.65,
         )
 
     def _wh_answer(self, state: State, d: Dialogue, text: str) -> State | None:
