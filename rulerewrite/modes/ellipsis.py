@@ -343,6 +343,7 @@ class Ellipsis:
         kinds = (self.vo_rule.get("kinds") if self.vo_rule else None) or {}
         self.vo_kinds = {str(k): tuple(str(w) for w in ws) for k, ws in kinds.items()}
         self.vo_judged = rule_pattern(self.vo_rule, "judged")
+        self.vo_asked_ne = rule_pattern(self.vo_rule, "asked_ne")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg_replies = rule_words(self.neg_rule, "replies")
         self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
@@ -502,6 +503,27 @@ class Ellipsis:
             return None  # 现在能看了 / 吃了呀: a change of state, no object missing
         final = asp in ("过了", "了")  # 看过了 / 不穿了: the final 了 stays last
         at = m.end("asp") - 1 if final else m.end("v") + len(m.group("to") or "") + len(asp)
+        # 梦三国呢 / 也没玩过: the thing the assistant asked about with a bare X呢 goes first
+        ne = self.vo_asked_ne.match(exchange[1].turn.content.strip()) if self.vo_asked_ne else None
+        x = ne.group("x") if ne is not None else ""
+        if (
+            x
+            and x not in text
+            and any(mt.text == x for mt in exchange[1].mentions)
+            and not _PRONOUNS & self._words(x)
+        ):
+            note = f"{v} is about {x!r} the assistant asked of"
+            return _resolved_from(
+                state,
+                rule.source,
+                x + text,
+                x,
+                exchange[1],
+                "subj",
+                slot="subject",
+                note=note,
+                confidence=0.6,
+            )
         verbs = (v, *self.vo_kinds.get(v, ()))
         for ti in (exchange[1], exchange[0]):
             obj = next((o for o in (self._object_of(ti, w) for w in verbs) if o), None)
