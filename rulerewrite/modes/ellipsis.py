@@ -345,6 +345,30 @@ class Ellipsis:
         self.own_asked_end = rule_pattern(own, "asked_end")
         self.own_said_pre = rule_pattern(own, "said_pre")
         self.own_max = int((own.get("max_object") if own else 0) or 10)
+        self.vo_rule = lexicon.rule("completeness", "verb_object")
+        self.vo_max = int((self.vo_rule.get("max_object") if self.vo_rule else 0) or 8)
+        kinds = (self.vo_rule.get("kinds") if self.vo_rule else None) or {}
+        self.vo_kinds = {str(k): tuple(str(w) for w in ws) for k, ws in kinds.items()}
+        self.vo_judged = rule_pattern(self.vo_rule, "judged")
+        self.vo_asked_ne = rule_pattern(self.vo_rule, "asked_ne")
+        self.neg_rule = lexicon.rule("completeness", "negation_echo")
+        self.neg_replies = rule_words(self.neg_rule, "replies")
+        self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
+        self.neg_end = rule_pattern(self.neg_rule, "asked_end")
+        self.neg_has = rule_pattern(self.neg_rule, "has")
+        self.neg_max = int((self.neg_rule.get("max_predicate") if self.neg_rule else 0) or 12)
+        self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
+        ja = self.judged_answer_rule
+        self.ja_lead = rule_pattern(ja, "drop_lead")
+        self.ja_end = rule_pattern(ja, "asked_end")
+        self.ja_degree = rule_pattern(ja, "degree")
+        self.ja_drop = rule_pattern(ja, "drop_end")
+        self.ja_max = int((ja.get("max_subject") if ja else 0) or 12)
+        self.tell_rule = lexicon.rule("completeness", "tell_asked")
+        self.tell_asked = rule_pattern(self.tell_rule, "asked")
+        self.tell_end = rule_pattern(self.tell_rule, "drop_end")
+        self.tell_not = rule_pattern(self.tell_rule, "not_asked")
+        self.tell_max = int((self.tell_rule.get("max_question") if self.tell_rule else 0) or 14)
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         self.request_rule = lexicon.rule("completeness", "request_one")
         self.request_count = rule_pattern(self.request_rule, "count")
@@ -380,6 +404,8 @@ class Ellipsis:
         again = (
             (self._said_again(done, exchange) if exchange is not None else None)
             or (self._own_question(done, exchange) if exchange is not None else None)
+            or (self._verb_object(done, exchange) if exchange is not None else None)
+            or (self._tell_asked(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
@@ -467,6 +493,215 @@ class Ellipsis:
             state, rule.source, text, at, obj, src, f"{verb} as in {what}: its object {obj!r}"
         )
 
+    def _verb_object(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A transitive verb ending the query with no object, when nothing else completed the
+        query (rules/completeness.yaml ``verb_object``: 现在换 / 吃不起 / 你用过吗): the noun
+        phrase the same verb had in the last exchange, the assistant's turn first, is its object
+        (你养过猫吗 / 我养过 / 我也养过 -> 我也养过猫), after the verb and its aspect or potential
+        complement (吃不起 + 火锅), before a final 了 (看过了 -> 看过X了)."""
+        rule = self.vo_rule
+        text = state.standalone.strip()
+        m = rule.pattern.match(text) if rule is not None and rule.pattern is not None else None
+        if rule is None or m is None:
+            return None
+        v = m.group("v")
+        asp = m.group("asp") or ""
+        if asp == "了" and not _NEGATED_END.search(m.group("pre")):
+            return None  # 现在能看了 / 吃了呀: a change of state, no object missing
+        final = asp in ("过了", "了")  # 看过了 / 不穿了: the final 了 stays last
+        at = m.end("asp") - 1 if final else m.end("v") + len(m.group("to") or "") + len(asp)
+        # 梦三国呢 / 也没玩过: the thing the assistant asked about with a bare X呢 goes first
+        ne = self.vo_asked_ne.match(exchange[1].turn.content.strip()) if self.vo_asked_ne else None
+        x = ne.group("x") if ne is not None else ""
+        if (
+            x
+            and x not in text
+            and any(mt.text == x for mt in exchange[1].mentions)
+            and not _PRONOUNS & self._words(x)
+        ):
+            note = f"{v} is about {x!r} the assistant asked of"
+            return _resolved_from(
+                state,
+                rule.source,
+                x + text,
+                x,
+                exchange[1],
+                "subj",
+                slot="subject",
+                note=note,
+                confidence=0.6,
+            )
+        verbs = (v, *self.vo_kinds.get(v, ()))
+        for ti in (exchange[1], exchange[0]):
+            obj = next((o for o in (self._object_of(ti, w) for w in verbs) if o), None)
+            if obj is not None and obj not in text:
+                note = f"{v} takes its object {obj!r} as said there"
+                return _object_after(state, rule.source, text, at, obj, ti, note)
+        # 剑风传奇 / 本命漫画又更了 / 你也喜欢: the user's turn opening the exchange named the
+        # thing talked about alone (not a reply to an earlier turn of the assistant's)
+        told = exchange[0]
+        k = told.turn.index
+        if 0 < k <= len(state.history) and state.history[k - 1].role != "user":
+            return None
+        topic = self._bare_topic(told) or self._judged_lead(told)
+        if topic is None or topic in text:
+            return None
+        note = f"{v} takes the topic {topic!r} the user named"
+        return _object_after(state, rule.source, text, at, topic, told, note)
+
+    def _negation_echo(self, state: State, d: Dialogue, text: str) -> State | None:
+        """The assistant's bare negation of the user's yes/no question said again by the user
+        (rules/completeness.yaml ``negation_echo``: 你去过北京吗 / 没有 / 真的没有 -> 真的没有去过
+        北京): what is negated is the question's predicate."""
+        rule = self.neg_rule
+        m = rule.pattern.match(text.strip()) if rule is not None and rule.pattern else None
+        exchange = last_exchange(state, d) if m is not None else None
+        if rule is None or m is None or exchange is None or self.neg_end is None:
+            return None
+        told, last = exchange
+        if _FINAL_MOOD.sub("", last.turn.content.strip()) != m.group("r"):
+            return None
+        asked = told.turn.content.strip().rstrip("?？!！。.~ 啊呀呢")
+        body = self.neg_end.sub("", asked)
+        if self.neg_lead is not None:
+            body = self.neg_lead.sub("", body, count=1)
+        has = self.neg_has.match(body) if self.neg_has is not None else None
+        if body == asked.rstrip() and has is None:
+            return None  # not a yes/no question (他去北京了 / 没有)
+        pred = (body[has.end() :] if has else body).rstrip("了")
+        topic = ""
+        if has is None:
+            toks = [t for t in self.mt.parse(pred).tokens if t.text.strip()]
+            k = next((i for i, t in enumerate(toks) if t.text == "有"), -1)
+            if k > 0 and all(kind_of(t.pos, t.text) == "NOUN" for t in toks[:k]):
+                # 柳州有雾霾吗 / 没有 / 嗯没有 -> 嗯柳州没有雾霾: the topic stays in front
+                topic, pred = pred[: toks[k].start], pred[toks[k].end :]
+            elif not toks or kind_of(toks[0].pos, toks[0].text) != "VERB":
+                return None  # what is negated is a verb phrase (去过北京), not a clause
+        if (
+            not 1 <= len(pred) <= self.neg_max
+            or _CLAUSES.search(pred)
+            or _HAS_QWORD.search(pred)
+            or pred[0] in "不没"
+        ):
+            return None
+        said = text.strip()
+        lead = _INTERJECTION.match(said)
+        front = lead.end() if lead else 0
+        new = said[:front] + topic + said[front : m.end("r")] + pred + said[m.end("r") :]
+        note = f"{m.group('r')} of the user's question {asked!r}: {topic + pred!r}"
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            topic + pred,
+            told,
+            "obj",
+            slot="object",
+            note=note,
+            confidence=0.6,
+        )
+
+    def _tell_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare request to be told (告诉我吧, rules/completeness.yaml ``tell_asked``) after the
+        user's own wh-question of the last exchange asks that question again: 你的电话号码是多少 /
+        就不告诉你 / 告诉我吧 -> 告诉我你的电话号码是多少吧."""
+        rule = self.tell_rule
+        text = state.standalone.strip()
+        m = rule.pattern.match(text) if rule is not None and rule.pattern is not None else None
+        if m is None or rule is None or self.tell_asked is None:
+            return None
+        told = exchange[0]
+        asked = told.turn.content.strip()
+        if self.tell_end is not None:
+            asked = self.tell_end.sub("", asked)
+        if (
+            not 2 <= len(asked) <= self.tell_max
+            or _CLAUSES.search(asked)
+            or not self.tell_asked.search(asked)
+            or (self.tell_not is not None and self.tell_not.match(asked))
+            or asked in text
+        ):
+            return None
+        note = f"what to tell: the user's question {asked!r}"
+        return _object_after(state, rule.source, text, m.end("pre"), asked, told, note)
+
+    def _judged_lead(self, ti: TurnInfo) -> str | None:
+        """The noun phrase turn ``ti`` opens with (one of its mentions, no pronoun, no question
+        word) when the rest of the turn judges it (rules/completeness.yaml verb_object
+        ``judged``: 银魂好看吗 -> 银魂)."""
+        said = ti.turn.content.strip()
+        if self.vo_judged is None:
+            return None
+        for m in sorted(ti.mentions, key=lambda m: m.end):
+            if m.start != 0 or not 2 <= len(m.text) <= self.vo_max or m.end >= len(said):
+                continue
+            if _PERSONAL.search(m.text[:1]) or _HAS_QWORD.search(m.text):
+                continue
+            if self.vo_judged.match(said[m.end :]):
+                return said[: m.end]
+        return None
+
+    def _bare_topic(self, ti: TurnInfo) -> str | None:
+        """The whole of turn ``ti`` when it is a bare noun phrase (剑风传奇 / 猪肘子呀): nouns, a
+        的 inside them, final particles; at most the rule's ``max_object`` characters, no
+        pronoun, no question word."""
+        said = _FINAL_MOOD.sub("", ti.turn.content.strip())
+        toks = [t for t in ti.parse.tokens if t.end <= len(said)]
+        if not said or len(said) > self.vo_max or not toks or toks[-1].end != len(said):
+            return None
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        if kinds[0] != "NOUN" or kinds[-1] != "NOUN" or any(k not in ("NOUN", "DE") for k in kinds):
+            return None
+        if any(t.text in _PRONOUNS or is_question_word(t.text) for t in toks):
+            return None
+        # a phrase the turn names whole, not a person's kind (朋友 / 老师)
+        if not any(m.text == said and m.etype not in _PERSON_TYPES for m in ti.mentions):
+            return None
+        return said
+
+    def _object_of(self, ti: TurnInfo, verb: str) -> str | None:
+        """The noun phrase after ``verb`` in turn ``ti`` (after its aspect or a count: 吃了点 /
+        有三台), or the noun jieba joined to it (吃火锅); None when it has none, names a person
+        or is longer than the rule's ``max_object``. Spaces stay tokens: a phrase after one
+        belongs to the next clause (头像换了 太丑了: no object of 换)."""
+        ptoks = list(ti.parse.tokens)
+        for k, t in enumerate(ptoks):
+            w = t.text
+            if self._verb_form(w, verb):
+                j = k
+                while j + 1 < len(ptoks) and (
+                    ptoks[j + 1].text in ("了", "过", "着")
+                    or kind_of(ptoks[j + 1].pos, ptoks[j + 1].text) == "NUM"
+                    # 送你 + 月饼: who receives, after a verb of giving only (认识我哥哥)
+                    or (j == k and verb in self.give_verbs and ptoks[j + 1].text in _RECIPIENTS)
+                ):
+                    j += 1
+                obj = self._noun_object(ti, ptoks, j)
+            else:
+                obj = self._bound_object(ptoks, k, {verb})
+            # a pronoun names a person (你的照片), 吉他 holds no 他
+            if not obj or len(obj) > self.vo_max or _PRONOUNS & self._words(obj):
+                continue
+            at = ti.turn.content.find(obj, t.start)
+            if ti.turn.content[at + len(obj) : at + len(obj) + 1] != "的":
+                return obj  # 买进口的: 进口 modifies a thing, it is none
+        return None
+
+    def _verb_form(self, word: str, verb: str) -> bool:
+        """``word`` of a history turn is ``verb`` with its aspect, its negation or a mood word
+        before it (换了 / 没用过 / 爱看), or a two-character verb ending with it (更换 / 阅读)."""
+        w = word[:-1] if word[-1:] in "了过着" and len(word) > len(verb) else word
+        w = w[1:] if w[:1] in "不没" and len(w) > len(verb) else w
+        return (
+            w == verb
+            or self._same_verb(w, {verb})
+            or (len(verb) == 1 and len(w) == 2 and w[1] == verb and w[0] not in self.echo_moods)
+        )
+
+    def _words(self, text: str) -> set[str]:
+        return {t.text for t in self.mt.parse(text).tokens}
+
     def _after_verb(self, verb: str, said: str, pre: re.Pattern[str], text: str) -> str | None:
         """What ``said`` has after ``verb`` (or after the verb without a mood word before it:
         爱穿 / 穿), when all before the verb matches ``pre``: no aspect nor measure (讲个笑话 ->
@@ -526,8 +761,10 @@ class Ellipsis:
             or self._weather(state, d, text)
             or self._place_answered(state, d, text)
             or self._judged_object(state, d, text)
+            or self._negation_echo(state, d, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
+            or self._judged_answer(state, d, text)
             or self._wh_answer(state, d, text)
             or self._unknown(state, d, text)
             or self._identity(state, d, text)
@@ -2133,6 +2370,57 @@ class Ellipsis:
             confidence=0.7,
         )
 
+    def _judged_answer(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A short answer repeating the predicate the assistant's yes/no question ends with
+        (rules/completeness.yaml ``answer_judged``: 华为荣耀七好不好用 / 不好用 -> 华为荣耀七
+        不好用): what the question judged goes first."""
+        rule = self.judged_answer_rule
+        last = _answered(state, d)
+        if rule is None or last is None or self.ja_end is None or self.ja_degree is None:
+            return None
+        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        body = self.ja_end.sub("", asked)
+        if body == asked:
+            m = _A_NOT_A.search(asked)
+            if m is None or m.end() + 2 < len(asked):
+                return None
+            body = asked[: m.start()] + asked[m.end() - 1 :]  # 好不好用 -> 好用
+        if self.ja_lead is not None:
+            body = self.ja_lead.sub("", body, count=1)
+        said = text.strip().rstrip("?？!！。.~ ")
+        core = self.ja_drop.sub("", said) if self.ja_drop is not None else said
+        degree = self.ja_degree.match(core)
+        pred = core[degree.end() :] if degree else core
+        if not pred or not body.endswith(pred):
+            return None
+        # a quality judged (不好用 / 很严重 / 舒服), not a verb the question put its object
+        # before (高达看过么 / 看过)
+        if (degree is None or not degree.group()) and any(
+            kind_of(t.pos, t.text) != "ADJ" for t in self.mt.parse(pred).tokens
+        ):
+            return None
+        subject = body[: len(body) - len(pred)]
+        if (
+            not 2 <= len(subject) <= self.ja_max
+            or subject[-1] in "不没很太好还"
+            or _CLAUSES.search(subject)
+            or _HAS_QWORD.search(subject)
+            or re.search("[我你您他她它吗呢啊呀吧呐]|觉得", subject)
+        ):
+            return None
+        note = f"{core} judges what the assistant asked of: {subject!r}"
+        return _resolved_from(
+            state,
+            rule.source,
+            subject + said,
+            subject,
+            last,
+            "subj",
+            slot="subject",
+            note=note,
+            confidence=0.65,
+        )
+
     def _wh_answer(self, state: State, d: Dialogue, text: str) -> State | None:
         """A short noun answer to the assistant's wh-question fills the question word's slot,
         seen from the user's side (南开在哪 / 天津 -> 南开在天津; 你在哪里 / 北京啊 ->
@@ -3151,6 +3439,7 @@ _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clau
 _GOES_ON = frozenset(("NOUN", "ADJ", "DE"))  # what a noun phrase goes on with
 _YES_NO = re.compile(r"[吗么][?？!！。.~\s]*$")  # a turn asking a yes/no question
 _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
+_NEGATED_END = re.compile(r"[不没]$")  # a verb negated right before it (不穿 / 没吃)
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
 # words a reply that only names a thing does not hold (an adverb, a pronoun, a particle, a
