@@ -155,6 +155,19 @@ class Coreference:
             for k in ("strip", "not_title")
         )
         self.segmenter = lexicon.segmenter
+        # 皮囊这本书 / 柯南我看过 / 《X》: a title the last exchange said in a frame of its kind
+        # (rules/coreference.yaml ``title_frames``)
+        frames = lexicon.rule("coreference", "title_frames")
+        self.frames_source = frames.source if frames is not None else ""
+        self.title_frames = tuple(
+            re.compile(str(p)) for p in ((frames.get("patterns") or []) if frames else [])
+        )
+        classes: dict[str, set[str]] = {}
+        for cls, words in ((frames.get("classes") or {}) if frames else {}).items():
+            for w in words or ():
+                classes.setdefault(str(w), set()).add(str(cls))
+        self.title_classes = {w: frozenset(c) for w, c in classes.items()}
+        self.frame_title_not = rule_pattern(frames, "title_not")
         # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
         # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
         lone = lexicon.rule("coreference", "lone_antecedent")
@@ -449,6 +462,15 @@ class Coreference:
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
+        if not good and ref.noun and ref.noun in self.title_classes:
+            framed = self._framed_title(state, orig_text[: ref.start], ref.noun)
+            if framed is not None:
+                why = (
+                    f"a title the last exchange said in a frame of its kind ({self.frames_source})"
+                )
+                return self._replace(
+                    state, ref, Candidate(framed, self.min_score, why), ref.noun_end
+                )
         if not good and ref.noun and self.title_kinds and self.title_kinds & set(kinds_of):
             title = self._title_antecedent(d, window, orig_text, sign="zodiac" in kinds_of)
             if title is not None:
@@ -1002,6 +1024,34 @@ class Coreference:
                 continue  # 帅爆: a comment, not a title (知更鸟, a rare word, may end one)
             at = turn.content.find(phrase)
             return said_mention(phrase, "work", turn, "topic", at, self.title_source)
+        return None
+
+    def _framed_title(self, state: State, before: str, noun: str) -> Mention | None:
+        """The title a turn of the last exchange, the reply first, says in a frame of
+        rules/coreference.yaml ``title_frames`` (皮囊这本书 / 柯南我看过 / 《X》), its kind word
+        or verb agreeing with the query's kind ``noun`` (书 with 读 / 散文, 歌 with 听). None
+        when no frame finds one, or the query names it right before the demonstrative
+        (``before``: 勋章这首歌)."""
+        want = self.title_classes.get(noun)
+        if not want or not self.title_frames:
+            return None
+        for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
+            said = turn.content
+            for frame in self.title_frames:
+                m = frame.search(said)
+                while m is not None:
+                    title = m.group("title")
+                    cue = m.groupdict().get("kind") or m.groupdict().get("verb")
+                    if not (
+                        (self.frame_title_not is not None and self.frame_title_not.search(title))
+                        or (cue and not self.title_classes.get(cue, frozenset()) & want)
+                        or before.endswith(title)
+                        or self.mt.is_category(title)
+                    ):
+                        return said_mention(
+                            title, "work", turn, "topic", m.start("title"), self.frames_source
+                        )
+                    m = frame.search(said, m.start() + 1)
         return None
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
