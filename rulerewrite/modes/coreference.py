@@ -28,6 +28,7 @@ from rulerewrite.modes.multiturn import (
 )
 from rulerewrite.result import Step
 from rulerewrite.text.builtin_parser import kind_of, may_end_name, unseen_names
+from rulerewrite.text.segment import USER_FREQ
 
 NAMED = ("person", "place", "org", "product", "code")
 
@@ -160,8 +161,14 @@ class Coreference:
         frames = lexicon.rule("coreference", "title_frames")
         self.frames_source = frames.source if frames is not None else ""
         self.title_frames = tuple(
-            re.compile(str(p)) for p in ((frames.get("patterns") or []) if frames else [])
+            (re.compile(str(p)), loose)
+            for key, loose in (("patterns", False), ("loose", True))
+            for p in ((frames.get(key) or []) if frames else [])
         )
+        self.frame_common = int(frames.get("common_freq", 0)) if frames else 0
+        self.frame_loose_not = rule_pattern(frames, "loose_not")
+        self.frame_asked = rule_pattern(frames, "asked")
+        self.frame_answer = rule_pattern(frames, "answer")
         classes: dict[str, set[str]] = {}
         for cls, words in ((frames.get("classes") or {}) if frames else {}).items():
             for w in words or ():
@@ -534,6 +541,19 @@ class Coreference:
                 and (good[0].mention.etype != "place" or self._about_place(orig_text))
             ):
                 return self._replace(state, ref, good[0], ref.noun_end if ref.noun else ref.end)
+            framed = (
+                self._framed_title(state, orig_text[: ref.start], ref.noun)
+                if ref.noun in self.title_classes
+                else None
+            )
+            if framed is not None:
+                # 这片子太早了 after 巨齿鲨就很经典: no name or topic, a title in its frame
+                why = (
+                    f"a title the last exchange said in a frame of its kind ({self.frames_source})"
+                )
+                return self._replace(
+                    state, ref, Candidate(framed, self.min_score, why), ref.noun_end
+                )
             plain = None if ref.noun else self._plain_antecedent(d, window, orig_text, ref)
             if plain is not None:
                 # 这是猫吗 / 那是什么: an identity question about the one thing just talked about
@@ -1035,24 +1055,60 @@ class Coreference:
         want = self.title_classes.get(noun)
         if not want or not self.title_frames:
             return None
-        for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
+        turns = [t for t in state.history[-2:] if t.content.strip()]
+        for turn in reversed(turns):
             said = turn.content
-            for frame in self.title_frames:
+            for frame, loose in self.title_frames:
                 m = frame.search(said)
                 while m is not None:
-                    title = m.group("title")
-                    cue = m.groupdict().get("kind") or m.groupdict().get("verb")
-                    if not (
-                        (self.frame_title_not is not None and self.frame_title_not.search(title))
-                        or (cue and not self.title_classes.get(cue, frozenset()) & want)
-                        or before.endswith(title)
-                        or self.mt.is_category(title)
-                    ):
+                    if self._frame_title(m, want, before, loose=loose):
                         return said_mention(
-                            title, "work", turn, "topic", m.start("title"), self.frames_source
+                            m.group("title"),
+                            "work",
+                            turn,
+                            "topic",
+                            m.start("title"),
+                            self.frames_source,
                         )
                     m = frame.search(said, m.start() + 1)
-        return None
+        if self.frame_asked is None or self.frame_answer is None or len(turns) < 2:
+            return None
+        # 你看过什么书 / 天才在左疯子在右吼吼…: the reply opens with the title asked for
+        user, reply = turns
+        asked = self.frame_asked.search(user.content)
+        m = self.frame_answer.search(reply.content.strip())
+        if (
+            user.role != "user"
+            or asked is None
+            or not self.title_classes.get(asked.group("kind"), frozenset()) & want
+            or m is None
+            or not self._frame_title(m, want, before, loose=False)
+        ):
+            return None
+        at = reply.content.find(m.group("title"))
+        return said_mention(m.group("title"), "work", reply, "topic", at, self.frames_source)
+
+    def _frame_title(
+        self, m: re.Match[str], want: frozenset[str], before: str, *, loose: bool
+    ) -> bool:
+        """A title frame's match names a title of a kind in ``want`` (``_framed_title``): its
+        cue agrees, the phrase is no clause, kind noun or the name just before the reference,
+        and a ``loose`` frame's phrase is no common word."""
+        title = m.group("title")
+        cue = m.groupdict().get("kind") or m.groupdict().get("verb")
+        if (
+            (self.frame_title_not is not None and self.frame_title_not.search(title))
+            or (cue and not self.title_classes.get(cue, frozenset()) & want)
+            or before.endswith(title)
+            or self.mt.is_category(title)
+        ):
+            return False
+        if not loose:
+            return True
+        if self.frame_loose_not is not None and self.frame_loose_not.search(title):
+            return False
+        freq = self.segmenter.freq(title)
+        return freq < self.frame_common or freq == USER_FREQ
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
         """The animal 它 points at when the last exchange names exactly one kind of animal by a
