@@ -161,10 +161,15 @@ class Coreference:
         frames = lexicon.rule("coreference", "title_frames")
         self.frames_source = frames.source if frames is not None else ""
         self.title_frames = tuple(
-            (re.compile(str(p)), loose)
+            (
+                re.compile(str(p["pattern"] if isinstance(p, dict) else p)),
+                loose,
+                str(p.get("class", "")) if isinstance(p, dict) else "",
+            )
             for key, loose in (("patterns", False), ("loose", True))
             for p in ((frames.get(key) or []) if frames else [])
         )
+        self.cue_only = rule_words(frames, "cue_only")
         self.frame_common = int(frames.get("common_freq", 0)) if frames else 0
         self.frame_loose_not = rule_pattern(frames, "loose_not")
         self.frame_asked = rule_pattern(frames, "asked")
@@ -469,14 +474,19 @@ class Coreference:
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
-        if not good and ref.noun and ref.noun in self.title_classes:
-            framed = self._framed_title(state, orig_text[: ref.start], ref.noun)
+        # 这本书 / 这首 (a measure alone says the kind too) / 这乐器 / 这个名字
+        kind_word = ref.noun or ref.text[-1:]
+        if not good and kind_word in self.title_classes:
+            framed = self._framed_title(state, orig_text[: ref.start], kind_word)
             if framed is not None:
                 why = (
                     f"a title the last exchange said in a frame of its kind ({self.frames_source})"
                 )
                 return self._replace(
-                    state, ref, Candidate(framed, self.min_score, why), ref.noun_end
+                    state,
+                    ref,
+                    Candidate(framed, self.min_score, why),
+                    ref.noun_end if ref.noun else ref.end,
                 )
         if not good and ref.noun and self.title_kinds and self.title_kinds & set(kinds_of):
             title = self._title_antecedent(d, window, orig_text, sign="zodiac" in kinds_of)
@@ -1058,10 +1068,10 @@ class Coreference:
         turns = [t for t in state.history[-2:] if t.content.strip()]
         for turn in reversed(turns):
             said = turn.content
-            for frame, loose in self.title_frames:
+            for frame, loose, cls in self.title_frames:
                 m = frame.search(said)
                 while m is not None:
-                    if self._frame_title(m, want, before, loose=loose):
+                    if self._frame_title(m, want, before, loose=loose, cls=cls):
                         return said_mention(
                             m.group("title"),
                             "work",
@@ -1089,16 +1099,22 @@ class Coreference:
         return said_mention(m.group("title"), "work", reply, "topic", at, self.frames_source)
 
     def _frame_title(
-        self, m: re.Match[str], want: frozenset[str], before: str, *, loose: bool
+        self, m: re.Match[str], want: frozenset[str], before: str, *, loose: bool, cls: str = ""
     ) -> bool:
         """A title frame's match names a title of a kind in ``want`` (``_framed_title``): its
         cue agrees, the phrase is no clause, kind noun or the name just before the reference,
         and a ``loose`` frame's phrase is no common word."""
         title = m.group("title")
         cue = m.groupdict().get("kind") or m.groupdict().get("verb")
+        if cls:
+            agrees = cls in want  # 我叫雪儿: a frame of one kind (a name)
+        elif cue:
+            agrees = bool(self.title_classes.get(cue, frozenset()) & want)
+        else:
+            agrees = bool(want - self.cue_only)  # 《X》 is a title, no name or instrument
         if (
-            (self.frame_title_not is not None and self.frame_title_not.search(title))
-            or (cue and not self.title_classes.get(cue, frozenset()) & want)
+            not agrees
+            or (self.frame_title_not is not None and self.frame_title_not.search(title))
             or before.endswith(title)
             or self.mt.is_category(title)
         ):
