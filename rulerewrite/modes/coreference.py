@@ -156,6 +156,14 @@ class Coreference:
             for k in ("strip", "not_title")
         )
         self.segmenter = lexicon.segmenter
+        # 我在吃辣条 / 我喜欢吃这个: the object of the same verb (``verb_object``)
+        vo = lexicon.rule("coreference", "verb_object")
+        self.vo_source = vo.source if vo is not None else ""
+        self.vo_refs = rule_words(vo, "refs")
+        self.vo_before = rule_pattern(vo, "before")
+        self.vo_after = rule_pattern(vo, "after")
+        self.vo_object = rule_pattern(vo, "object")
+        self.vo_not = rule_pattern(vo, "x_not")
         # 皮囊这本书 / 柯南我看过 / 《X》: a title the last exchange said in a frame of its kind
         # (rules/coreference.yaml ``title_frames``)
         frames = lexicon.rule("coreference", "title_frames")
@@ -451,6 +459,11 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
                 )
+        if not good and ref.text in self.vo_refs and not ref.noun:
+            obj = self._verb_object(state, orig_text, ref)
+            if obj is not None:
+                why = f"the object of the same verb in the last exchange ({self.vo_source})"
+                return self._replace(state, ref, Candidate(obj, self.min_score, why), ref.end)
         if not good and ref.text in self.lone_pronouns and not ref.noun:
             lone = self._lone_antecedent(d, window, orig_text, ref)
             if lone is not None:
@@ -1125,6 +1138,34 @@ class Coreference:
             return False
         freq = self.segmenter.freq(title)
         return freq < self.frame_common or freq == USER_FREQ
+
+    def _verb_object(self, state: State, text: str, ref: Ref) -> Mention | None:
+        """What a plain 这个 / 那个 the query eats, hears or plays (or calls good to eat) is:
+        the object a turn of the last exchange, the reply first, says right after the same
+        verb (rules/coreference.yaml ``verb_object``: 我在吃辣条 / 我喜欢吃这个 -> 辣条). None
+        when the query has no such verb or no turn such an object."""
+        if self.vo_object is None:
+            return None
+        said = (
+            self.vo_before.search(text[: ref.start]) if self.vo_before is not None else None
+        ) or (self.vo_after.search(text[ref.end :]) if self.vo_after is not None else None)
+        if said is None:
+            return None
+        verb = said.group("verb")
+        for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
+            toks = self.mt.parse(turn.content).tokens
+            starts = {t.start for t in toks}
+            ends = {t.end for t in toks}
+            for m in self.vo_object.finditer(turn.content):
+                x = m.group("x")
+                if m.group("verb") != verb or (self.vo_not is not None and self.vo_not.search(x)):
+                    continue
+                if not {m.start("verb"), m.start("x")} <= starts or m.end("x") not in ends:
+                    continue  # 计算机科学与技术: 学 inside a word is no verb
+                if x in text or self.mt.is_category(x):
+                    continue
+                return said_mention(x, "thing", turn, "obj", m.start("x"), self.vo_source)
+        return None
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
         """The animal 它 points at when the last exchange names exactly one kind of animal by a
