@@ -173,6 +173,7 @@ class Coreference:
                 re.compile(str(p["pattern"] if isinstance(p, dict) else p)),
                 loose,
                 str(p.get("class", "")) if isinstance(p, dict) else "",
+                bool(p.get("bounded")) if isinstance(p, dict) else False,
             )
             for key, loose in (("patterns", False), ("loose", True))
             for p in ((frames.get(key) or []) if frames else [])
@@ -180,6 +181,8 @@ class Coreference:
         self.cue_only = rule_words(frames, "cue_only")
         self.frame_common = int(frames.get("common_freq", 0)) if frames else 0
         self.frame_loose_not = rule_pattern(frames, "loose_not")
+        self.frame_kind_after = rule_pattern(frames, "kind_after")
+        self.frame_bounded_not = rule_pattern(frames, "bounded_not")
         self.frame_asked = rule_pattern(frames, "asked")
         self.frame_answer = rule_pattern(frames, "answer")
         classes: dict[str, set[str]] = {}
@@ -342,6 +345,17 @@ class Coreference:
             if work is not None:
                 why = f"the work whose kind the query says ({self.kind_source})"
                 return self._replace(state, ref, Candidate(work, self.min_score, why), ref.end)
+        said_kind = (
+            self.frame_kind_after.match(text, ref.end)
+            if bare and not ref.noun and self.frame_kind_after is not None
+            else None
+        )
+        if said_kind is not None:
+            # 这是一部…的电影 / 这才是我想要的动画电影: a title the exchange said in its frame
+            framed = self._framed_title(state, orig_text[: ref.start], said_kind.group("kind"))
+            if framed is not None:
+                why = f"a title said in a frame of the kind the query says ({self.frames_source})"
+                return self._replace(state, ref, Candidate(framed, self.min_score, why), ref.end)
         if ref.etype == "place" and self._noun_before(text, ref):
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
@@ -1081,10 +1095,10 @@ class Coreference:
         turns = [t for t in state.history[-2:] if t.content.strip()]
         for turn in reversed(turns):
             said = turn.content
-            for frame, loose, cls in self.title_frames:
+            for frame, loose, cls, bounded in self.title_frames:
                 m = frame.search(said)
                 while m is not None:
-                    if self._frame_title(m, want, before, loose=loose, cls=cls):
+                    if self._frame_title(m, want, before, loose=loose, cls=cls, bounded=bounded):
                         return said_mention(
                             m.group("title"),
                             "work",
@@ -1112,7 +1126,14 @@ class Coreference:
         return said_mention(m.group("title"), "work", reply, "topic", at, self.frames_source)
 
     def _frame_title(
-        self, m: re.Match[str], want: frozenset[str], before: str, *, loose: bool, cls: str = ""
+        self,
+        m: re.Match[str],
+        want: frozenset[str],
+        before: str,
+        *,
+        loose: bool,
+        cls: str = "",
+        bounded: bool = False,
     ) -> bool:
         """A title frame's match names a title of a kind in ``want`` (``_framed_title``): its
         cue agrees, the phrase is no clause, kind noun or the name just before the reference,
@@ -1127,7 +1148,10 @@ class Coreference:
             agrees = bool(want - self.cue_only)  # 《X》 is a title, no name or instrument
         if (
             not agrees
-            or (self.frame_title_not is not None and self.frame_title_not.search(title))
+            # a frame that closes the title on both sides (你知道X吗) lets it hold 你 / 我
+            or ((self.frame_bounded_not if bounded else self.frame_title_not) or _NEVER).search(
+                title
+            )
             or before.endswith(title)
             or self.mt.is_category(title)
         ):
@@ -1432,6 +1456,7 @@ _OWNER = re.compile(r"(?:我们|我的|我|你的|你)$")
 # the assistant's "your" is the user's "my" (你同桌 -> 我同桌)
 _YOUR = {"你": "我", "你的": "我的"}
 _OF_THE_KIND = frozenset({"kind"})
+_NEVER = re.compile("(?!)")
 # demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
 _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
 _TOPICS = frozenset({"topic", "repeated"})
