@@ -156,6 +156,14 @@ class Coreference:
             for k in ("strip", "not_title")
         )
         self.segmenter = lexicon.segmenter
+        # 回答我这个问题: the question the last exchange asked (``asked_question``)
+        aq = lexicon.rule("coreference", "asked_question")
+        self.aq_source = aq.source if aq is not None else ""
+        self.aq_nouns = rule_words(aq, "nouns")
+        self.aq_asks = rule_pattern(aq, "asks")
+        self.aq_drop = rule_pattern(aq, "drop")
+        self.aq_own = rule_pattern(aq, "own_when")
+        self.aq_len = (int(aq.get("min_len", 4)), int(aq.get("max_len", 16))) if aq else (0, -1)
         # 我在吃辣条 / 我喜欢吃这个: the object of the same verb (``verb_object``)
         vo = lexicon.rule("coreference", "verb_object")
         self.vo_source = vo.source if vo is not None else ""
@@ -383,6 +391,13 @@ class Coreference:
             if not ref.noun and text[end : end + 1] == answer.text[-1:]:
                 end += 1  # 这个座 / 狮子座: the word's last character is the noun
             return self._replace(state, ref, Candidate(answer, 10.0, why), end)
+        if ref.noun in self.aq_nouns:
+            asked = self._asked_question(state, orig_text)
+            if asked is not None:
+                why = f"the question the last exchange asked ({self.aq_source})"
+                return self._replace(
+                    state, ref, Candidate(asked, self.min_score, why), ref.noun_end
+                )
         if ref.noun and not self.mt.is_category(ref.noun):
             # 这个问题 / 那部分: the demonstrative determines an ordinary noun; resolve only when
             # an antecedent is headed by that very noun (这本书 -> 《三体》 is not knowable)
@@ -1189,6 +1204,27 @@ class Coreference:
                 if x in text or self.mt.is_category(x):
                     continue
                 return said_mention(x, "thing", turn, "obj", m.start("x"), self.vo_source)
+        return None
+
+    def _asked_question(self, state: State, text: str) -> Mention | None:
+        """The question a turn of the last exchange asked, the reply first (rules/
+        coreference.yaml ``asked_question``: 浙江省面积多大 / 这个问题我哪知道呀), said without
+        its addressee frame and closing particles. None when neither turn asks, or the
+        question is too short or too long to stand for 这个问题."""
+        if self.aq_asks is None or self.aq_drop is None:
+            return None
+        low, high = self.aq_len
+        for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
+            said = turn.content.strip()
+            if not self.aq_asks.search(said):
+                continue
+            if turn.role == "user" and not (self.aq_own is not None and self.aq_own.search(text)):
+                return None  # the user's own question, answered by the reply
+            question = self.aq_drop.sub("", said)
+            if not low <= len(question) <= high or question in text:
+                return None
+            at = max(turn.content.find(question[:2]), 0)
+            return said_mention(question, "thing", turn, "obj", at, self.aq_source)
         return None
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
