@@ -156,6 +156,12 @@ class Coreference:
             for k in ("strip", "not_title")
         )
         self.segmenter = lexicon.segmenter
+        # 我冷 / … / 那怎么办: the trouble the last exchange stated (``problem_then``)
+        pt = lexicon.rule("coreference", "problem_then")
+        self.pt_source = pt.source if pt is not None else None
+        self.pt_problem = rule_pattern(pt, "problem")
+        self.pt_drop = rule_pattern(pt, "drop")
+        self.pt_max = int(pt.get("max_len", 8)) if pt is not None else 0
         # 回答我这个问题: the question the last exchange asked (``asked_question``)
         aq = lexicon.rule("coreference", "asked_question")
         self.aq_source = aq.source if aq is not None else ""
@@ -342,6 +348,12 @@ class Coreference:
             return state
         if self._opening_filler(text, ref):
             return state
+        if ref.source == self.pt_source:
+            trouble = self._stated_trouble(state)
+            if trouble is None:
+                return state  # 那 is the conjunction: nothing to say what it stands for
+            why = f"the trouble the last exchange stated ({self.pt_source})"
+            return self._replace(state, ref, Candidate(trouble, self.min_score, why), ref.end)
         if self.not_refs is not None and any(
             m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
         ):
@@ -1206,6 +1218,24 @@ class Coreference:
                 return said_mention(x, "thing", turn, "obj", m.start("x"), self.vo_source)
         return None
 
+    def _stated_trouble(self, state: State) -> Mention | None:
+        """The trouble a turn of the last exchange states, the user's turn first (rules/
+        coreference.yaml ``problem_then``: 我冷 -> 冷, 可是睡不着 -> 睡不着): its last clause
+        when it states one and asks nothing, without the speaker, a conjunction, a time word
+        and closing particles. None otherwise."""
+        if self.pt_problem is None or self.pt_drop is None:
+            return None
+        for turn in [t for t in state.history[-2:] if t.content.strip()]:
+            said = turn.content.strip()
+            if self.aq_asks is not None and self.aq_asks.search(said):
+                continue
+            clause = _CLAUSE_SPLIT.split(said.rstrip("，,。！!～~ "))[-1]
+            trouble = self.pt_drop.sub("", clause)
+            if 0 < len(trouble) <= self.pt_max and self.pt_problem.search(trouble):
+                at = turn.content.find(trouble)
+                return said_mention(trouble, "thing", turn, "obj", max(at, 0), self.pt_source or "")
+        return None
+
     def _asked_question(self, state: State, text: str) -> Mention | None:
         """The question a turn of the last exchange asked, the reply first (rules/
         coreference.yaml ``asked_question``: 浙江省面积多大 / 这个问题我哪知道呀), said without
@@ -1493,6 +1523,7 @@ _OWNER = re.compile(r"(?:我们|我的|我|你的|你)$")
 _YOUR = {"你": "我", "你的": "我的"}
 _OF_THE_KIND = frozenset({"kind"})
 _NEVER = re.compile("(?!)")
+_CLAUSE_SPLIT = re.compile(r"[，,。！!～~\s]+")  # the clauses of a turn
 # demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
 _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
 _TOPICS = frozenset({"topic", "repeated"})
