@@ -1216,7 +1216,8 @@ class Coreference:
                 if x in text or self.mt.is_category(x):
                     continue
                 return said_mention(x, "thing", turn, "obj", m.start("x"), self.vo_source)
-        return None
+        # 最近什么电影好看 / 一出好戏吧… / 这个不好看: a title of the verb's kind
+        return self._framed_title(state, text[: ref.start], verb)
 
     def _stated_trouble(self, state: State) -> Mention | None:
         """The trouble a turn of the last exchange states, the user's turn first (rules/
