@@ -150,6 +150,7 @@ class Coreference:
         )
         self.title_tail = rule_pattern(title, "whole_tail")
         self.title_whole_not = rule_pattern(title, "whole_not")
+        self.title_lead = rule_pattern(title, "whole_lead")
         self.signs = tuple(str(w) for w in (title.get("signs") or [])) if title else ()
         self.title_strip, self.not_title = (
             re.compile(str(title.get(k))) if title is not None and title.get(k) else None
@@ -1094,6 +1095,9 @@ class Coreference:
             ):
                 break  # a short reply of its own (梵高先生山阴路的夏天) may be the title meant
             said = turn.content.strip().rstrip(self.whole_particles)
+            lead = self.title_lead.match(said) if self.title_lead is not None else None
+            if lead is not None and lead.end() < len(said):
+                said = said[lead.end() :]  # 介绍一下犬夜叉: the request is no part of the title
             cut = self.title_tail.search(said) if self.title_tail is not None else None
             phrase = said[: cut.start()] if cut is not None and cut.start() >= low else said
             if not low <= len(phrase) <= high or self.title_whole_not.search(phrase):
