@@ -28,6 +28,7 @@ from rulerewrite.modes.multiturn import (
 )
 from rulerewrite.result import Step
 from rulerewrite.text.builtin_parser import kind_of, may_end_name, unseen_names
+from rulerewrite.text.segment import USER_FREQ
 
 NAMED = ("person", "place", "org", "product", "code")
 
@@ -151,6 +152,7 @@ class Coreference:
         )
         self.title_tail = rule_pattern(title, "whole_tail")
         self.title_whole_not = rule_pattern(title, "whole_not")
+        self.title_lead = rule_pattern(title, "whole_lead")
         self.signs = tuple(str(w) for w in (title.get("signs") or [])) if title else ()
         self.sign_suffix = str((title.get("sign_suffix") if title else "") or "")
         self.sign_people = rule_words(title, "sign_people")
@@ -159,6 +161,55 @@ class Coreference:
             for k in ("strip", "not_title")
         )
         self.segmenter = lexicon.segmenter
+        # 我冷 / … / 那怎么办: the trouble the last exchange stated (``problem_then``)
+        pt = lexicon.rule("coreference", "problem_then")
+        self.pt_source = pt.source if pt is not None else None
+        self.pt_problem = rule_pattern(pt, "problem")
+        self.pt_drop = rule_pattern(pt, "drop")
+        self.pt_max = int(pt.get("max_len", 8)) if pt is not None else 0
+        # 回答我这个问题: the question the last exchange asked (``asked_question``)
+        aq = lexicon.rule("coreference", "asked_question")
+        self.aq_source = aq.source if aq is not None else ""
+        self.aq_nouns = rule_words(aq, "nouns")
+        self.aq_asks = rule_pattern(aq, "asks")
+        self.aq_drop = rule_pattern(aq, "drop")
+        self.aq_own = rule_pattern(aq, "own_when")
+        self.aq_len = (int(aq.get("min_len", 4)), int(aq.get("max_len", 16))) if aq else (0, -1)
+        # 我在吃辣条 / 我喜欢吃这个: the object of the same verb (``verb_object``)
+        vo = lexicon.rule("coreference", "verb_object")
+        self.vo_source = vo.source if vo is not None else ""
+        self.vo_refs = rule_words(vo, "refs")
+        self.vo_before = rule_pattern(vo, "before")
+        self.vo_after = rule_pattern(vo, "after")
+        self.vo_object = rule_pattern(vo, "object")
+        self.vo_not = rule_pattern(vo, "x_not")
+        # 皮囊这本书 / 柯南我看过 / 《X》: a title the last exchange said in a frame of its kind
+        # (rules/coreference.yaml ``title_frames``)
+        frames = lexicon.rule("coreference", "title_frames")
+        self.frames_source = frames.source if frames is not None else ""
+        self.title_frames = tuple(
+            (
+                re.compile(str(p["pattern"] if isinstance(p, dict) else p)),
+                loose,
+                str(p.get("class", "")) if isinstance(p, dict) else "",
+                bool(p.get("bounded")) if isinstance(p, dict) else False,
+            )
+            for key, loose in (("patterns", False), ("loose", True))
+            for p in ((frames.get(key) or []) if frames else [])
+        )
+        self.cue_only = rule_words(frames, "cue_only")
+        self.frame_common = int(frames.get("common_freq", 0)) if frames else 0
+        self.frame_loose_not = rule_pattern(frames, "loose_not")
+        self.frame_kind_after = rule_pattern(frames, "kind_after")
+        self.frame_bounded_not = rule_pattern(frames, "bounded_not")
+        self.frame_asked = rule_pattern(frames, "asked")
+        self.frame_answer = rule_pattern(frames, "answer")
+        classes: dict[str, set[str]] = {}
+        for cls, words in ((frames.get("classes") or {}) if frames else {}).items():
+            for w in words or ():
+                classes.setdefault(str(w), set()).add(str(cls))
+        self.title_classes = {w: frozenset(c) for w, c in classes.items()}
+        self.frame_title_not = rule_pattern(frames, "title_not")
         # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
         # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
         lone = lexicon.rule("coreference", "lone_antecedent")
@@ -302,6 +353,12 @@ class Coreference:
             return state
         if self._opening_filler(text, ref):
             return state
+        if ref.source == self.pt_source:
+            trouble = self._stated_trouble(state)
+            if trouble is None:
+                return state  # 那 is the conjunction: nothing to say what it stands for
+            why = f"the trouble the last exchange stated ({self.pt_source})"
+            return self._replace(state, ref, Candidate(trouble, self.min_score, why), ref.end)
         if self.not_refs is not None and any(
             m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
         ):
@@ -313,6 +370,17 @@ class Coreference:
             if work is not None:
                 why = f"the work whose kind the query says ({self.kind_source})"
                 return self._replace(state, ref, Candidate(work, self.min_score, why), ref.end)
+        said_kind = (
+            self.frame_kind_after.match(text, ref.end)
+            if bare and not ref.noun and self.frame_kind_after is not None
+            else None
+        )
+        if said_kind is not None:
+            # 这是一部…的电影 / 这才是我想要的动画电影: a title the exchange said in its frame
+            framed = self._framed_title(state, orig_text[: ref.start], said_kind.group("kind"))
+            if framed is not None:
+                why = f"a title said in a frame of the kind the query says ({self.frames_source})"
+                return self._replace(state, ref, Candidate(framed, self.min_score, why), ref.end)
         if ref.etype == "place" and self._noun_before(text, ref):
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
@@ -340,6 +408,13 @@ class Coreference:
             if not ref.noun and text[end : end + 1] == answer.text[-1:]:
                 end += 1  # 这个座 / 狮子座: the word's last character is the noun
             return self._replace(state, ref, Candidate(answer, 10.0, why), end)
+        if ref.noun in self.aq_nouns:
+            asked = self._asked_question(state, orig_text)
+            if asked is not None:
+                why = f"the question the last exchange asked ({self.aq_source})"
+                return self._replace(
+                    state, ref, Candidate(asked, self.min_score, why), ref.noun_end
+                )
         if ref.noun and not self.mt.is_category(ref.noun):
             # 这个问题 / 那部分: the demonstrative determines an ordinary noun; resolve only when
             # an antecedent is headed by that very noun (这本书 -> 《三体》 is not knowable)
@@ -430,6 +505,11 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
                 )
+        if not good and ref.text in self.vo_refs and not ref.noun:
+            obj = self._verb_object(state, orig_text, ref)
+            if obj is not None:
+                why = f"the object of the same verb in the last exchange ({self.vo_source})"
+                return self._replace(state, ref, Candidate(obj, self.min_score, why), ref.end)
         if not good and ref.text in self.lone_pronouns and not ref.noun:
             lone = self._lone_antecedent(d, window, orig_text, ref)
             if lone is not None:
@@ -453,6 +533,20 @@ class Coreference:
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
+        # 这本书 / 这首 (a measure alone says the kind too) / 这乐器 / 这个名字
+        kind_word = ref.noun or ref.text[-1:]
+        if not good and kind_word in self.title_classes:
+            framed = self._framed_title(state, orig_text[: ref.start], kind_word)
+            if framed is not None:
+                why = (
+                    f"a title the last exchange said in a frame of its kind ({self.frames_source})"
+                )
+                return self._replace(
+                    state,
+                    ref,
+                    Candidate(framed, self.min_score, why),
+                    ref.noun_end if ref.noun else ref.end,
+                )
         if not good and ref.noun and self.title_kinds and self.title_kinds & set(kinds_of):
             title = self._title_antecedent(d, window, orig_text, sign="zodiac" in kinds_of)
             if title is not None:
@@ -516,6 +610,19 @@ class Coreference:
                 and (good[0].mention.etype != "place" or self._about_place(orig_text))
             ):
                 return self._replace(state, ref, good[0], ref.noun_end if ref.noun else ref.end)
+            framed = (
+                self._framed_title(state, orig_text[: ref.start], ref.noun)
+                if ref.noun in self.title_classes
+                else None
+            )
+            if framed is not None:
+                # 这片子太早了 after 巨齿鲨就很经典: no name or topic, a title in its frame
+                why = (
+                    f"a title the last exchange said in a frame of its kind ({self.frames_source})"
+                )
+                return self._replace(
+                    state, ref, Candidate(framed, self.min_score, why), ref.noun_end
+                )
             plain = None if ref.noun else self._plain_antecedent(d, window, orig_text, ref)
             if plain is not None:
                 # 这是猫吗 / 那是什么: an identity question about the one thing just talked about
@@ -1002,6 +1109,9 @@ class Coreference:
                 and not _SPEAKER_CHAR.search(reply.content)
             ):
                 break  # a short reply of its own (梵高先生山阴路的夏天) may be the title meant
+            lead = self.title_lead.match(said) if self.title_lead is not None else None
+            if lead is not None and lead.end() < len(said):
+                said = said[lead.end() :]  # 介绍一下犬夜叉: the request is no part of the title
             cut = self.title_tail.search(said) if self.title_tail is not None else None
             phrase = said[: cut.start()] if cut is not None and cut.start() >= low else said
             if not low <= len(phrase) <= high or self.title_whole_not.search(phrase):
@@ -1016,6 +1126,154 @@ class Coreference:
                 continue  # 帅爆: a comment, not a title (知更鸟, a rare word, may end one)
             at = turn.content.find(phrase)
             return said_mention(phrase, "work", turn, "topic", at, self.title_source)
+        return None
+
+    def _framed_title(self, state: State, before: str, noun: str) -> Mention | None:
+        """The title a turn of the last exchange, the reply first, says in a frame of
+        rules/coreference.yaml ``title_frames`` (皮囊这本书 / 柯南我看过 / 《X》), its kind word
+        or verb agreeing with the query's kind ``noun`` (书 with 读 / 散文, 歌 with 听). None
+        when no frame finds one, or the query names it right before the demonstrative
+        (``before``: 勋章这首歌)."""
+        want = self.title_classes.get(noun)
+        if not want or not self.title_frames:
+            return None
+        turns = [t for t in state.history[-2:] if t.content.strip()]
+        for turn in reversed(turns):
+            said = turn.content
+            for frame, loose, cls, bounded in self.title_frames:
+                m = frame.search(said)
+                while m is not None:
+                    if self._frame_title(m, want, before, loose=loose, cls=cls, bounded=bounded):
+                        return said_mention(
+                            m.group("title"),
+                            "work",
+                            turn,
+                            "topic",
+                            m.start("title"),
+                            self.frames_source,
+                        )
+                    m = frame.search(said, m.start() + 1)
+        if self.frame_asked is None or self.frame_answer is None or len(turns) < 2:
+            return None
+        # 你看过什么书 / 天才在左疯子在右吼吼…: the reply opens with the title asked for
+        user, reply = turns
+        asked = self.frame_asked.search(user.content)
+        m = self.frame_answer.search(reply.content.strip())
+        if (
+            user.role != "user"
+            or asked is None
+            or not self.title_classes.get(asked.group("kind"), frozenset()) & want
+            or m is None
+            or not self._frame_title(m, want, before, loose=False)
+        ):
+            return None
+        at = reply.content.find(m.group("title"))
+        return said_mention(m.group("title"), "work", reply, "topic", at, self.frames_source)
+
+    def _frame_title(
+        self,
+        m: re.Match[str],
+        want: frozenset[str],
+        before: str,
+        *,
+        loose: bool,
+        cls: str = "",
+        bounded: bool = False,
+    ) -> bool:
+        """A title frame's match names a title of a kind in ``want`` (``_framed_title``): its
+        cue agrees, the phrase is no clause, kind noun or the name just before the reference,
+        and a ``loose`` frame's phrase is no common word."""
+        title = m.group("title")
+        cue = m.groupdict().get("kind") or m.groupdict().get("verb")
+        if cls:
+            agrees = cls in want  # 我叫雪儿: a frame of one kind (a name)
+        elif cue:
+            agrees = bool(self.title_classes.get(cue, frozenset()) & want)
+        else:
+            agrees = bool(want - self.cue_only)  # 《X》 is a title, no name or instrument
+        if (
+            not agrees
+            # a frame that closes the title on both sides (你知道X吗) lets it hold 你 / 我
+            or ((self.frame_bounded_not if bounded else self.frame_title_not) or _NEVER).search(
+                title
+            )
+            or before.endswith(title)
+            or self.mt.is_category(title)
+        ):
+            return False
+        if not loose:
+            return True
+        if self.frame_loose_not is not None and self.frame_loose_not.search(title):
+            return False
+        freq = self.segmenter.freq(title)
+        return freq < self.frame_common or freq == USER_FREQ
+
+    def _verb_object(self, state: State, text: str, ref: Ref) -> Mention | None:
+        """What a plain 这个 / 那个 the query eats, hears or plays (or calls good to eat) is:
+        the object a turn of the last exchange, the reply first, says right after the same
+        verb (rules/coreference.yaml ``verb_object``: 我在吃辣条 / 我喜欢吃这个 -> 辣条). None
+        when the query has no such verb or no turn such an object."""
+        if self.vo_object is None:
+            return None
+        said = (
+            self.vo_before.search(text[: ref.start]) if self.vo_before is not None else None
+        ) or (self.vo_after.search(text[ref.end :]) if self.vo_after is not None else None)
+        if said is None:
+            return None
+        verb = said.group("verb")
+        for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
+            toks = self.mt.parse(turn.content).tokens
+            starts = {t.start for t in toks}
+            ends = {t.end for t in toks}
+            for m in self.vo_object.finditer(turn.content):
+                x = m.group("x")
+                if m.group("verb") != verb or (self.vo_not is not None and self.vo_not.search(x)):
+                    continue
+                if not {m.start("verb"), m.start("x")} <= starts or m.end("x") not in ends:
+                    continue  # 计算机科学与技术: 学 inside a word is no verb
+                if x in text or self.mt.is_category(x):
+                    continue
+                return said_mention(x, "thing", turn, "obj", m.start("x"), self.vo_source)
+        # 最近什么电影好看 / 一出好戏吧… / 这个不好看: a title of the verb's kind
+        return self._framed_title(state, text[: ref.start], verb)
+
+    def _stated_trouble(self, state: State) -> Mention | None:
+        """The trouble a turn of the last exchange states, the user's turn first (rules/
+        coreference.yaml ``problem_then``: 我冷 -> 冷, 可是睡不着 -> 睡不着): its last clause
+        when it states one and asks nothing, without the speaker, a conjunction, a time word
+        and closing particles. None otherwise."""
+        if self.pt_problem is None or self.pt_drop is None:
+            return None
+        for turn in [t for t in state.history[-2:] if t.content.strip()]:
+            said = turn.content.strip()
+            if self.aq_asks is not None and self.aq_asks.search(said):
+                continue
+            clause = _CLAUSE_SPLIT.split(said.rstrip("，,。！!～~ "))[-1]
+            trouble = self.pt_drop.sub("", clause)
+            if 0 < len(trouble) <= self.pt_max and self.pt_problem.search(trouble):
+                at = turn.content.find(trouble)
+                return said_mention(trouble, "thing", turn, "obj", max(at, 0), self.pt_source or "")
+        return None
+
+    def _asked_question(self, state: State, text: str) -> Mention | None:
+        """The question a turn of the last exchange asked, the reply first (rules/
+        coreference.yaml ``asked_question``: 浙江省面积多大 / 这个问题我哪知道呀), said without
+        its addressee frame and closing particles. None when neither turn asks, or the
+        question is too short or too long to stand for 这个问题."""
+        if self.aq_asks is None or self.aq_drop is None:
+            return None
+        low, high = self.aq_len
+        for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
+            said = turn.content.strip()
+            if not self.aq_asks.search(said):
+                continue
+            if turn.role == "user" and not (self.aq_own is not None and self.aq_own.search(text)):
+                return None  # the user's own question, answered by the reply
+            question = self.aq_drop.sub("", said)
+            if not low <= len(question) <= high or question in text:
+                return None
+            at = max(turn.content.find(question[:2]), 0)
+            return said_mention(question, "thing", turn, "obj", at, self.aq_source)
         return None
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
@@ -1295,6 +1553,8 @@ _OWNER = re.compile(r"(?:我们|我的|我|你的|你)$")
 # the assistant's "your" is the user's "my" (你同桌 -> 我同桌)
 _YOUR = {"你": "我", "你的": "我的"}
 _OF_THE_KIND = frozenset({"kind"})
+_NEVER = re.compile("(?!)")
+_CLAUSE_SPLIT = re.compile(r"[，,。！!～~\s]+")  # the clauses of a turn
 # demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
 _BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
 _TOPICS = frozenset({"topic", "repeated"})
