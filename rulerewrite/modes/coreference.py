@@ -226,14 +226,17 @@ class Coreference:
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
         self.pronoun_gender: dict[str, str] = {}
         ends: list[tuple[str, str]] = []
+        men: set[str] = set()  # known men named as a whole (male_names)
         for r in lexicon.rules.get("coreference", ()):
             if r.id == "gender":
                 self.pronoun_gender.update(
                     {str(k): str(v) for k, v in (r.get("pronouns") or {}).items()}
                 )
                 ends += [(str(w), g) for g in ("male", "female") for w in r.get(g) or []]
+                men.update(str(w) for w in r.get("male_names") or [])
         # longest ending first: 姐夫 is a man (夫), 夫人 a woman
         self.gender_ends = tuple(sorted(ends, key=lambda e: -len(e[0])))
+        self.male_names = frozenset(men)
         # 三国演义的作者是谁 / 印象中是 罗贯中 / 他还写过什么: the name the reply gave
         who = lexicon.rule("coreference", "who_answer")
         self.who_source = who.source if who is not None else ""
@@ -389,6 +392,16 @@ class Coreference:
         gender = self.pronoun_gender.get(ref.text)
         if gender is not None:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
+        if gender == "female" and self.male_names:
+            # 鹿晗跟关晓彤… / 她: a known man (male_names) is no antecedent of 她 when the
+            # dialogue names someone else it may mean; chat writes 她 for 他 too (杜兰特 / 她),
+            # so a man named alone keeps it
+            others = [c for c in cands if c.mention.head not in self.male_names]
+            if len(others) < len(cands) and (
+                any(c.mention.etype in self.person_types for c in others)
+                or self._unseen_name(d, window, orig_text, ref) is not None
+            ):
+                cands = others
         narrative = self.mt.is_statement(orig_text)
         kinds = self.mt.statement_kinds if narrative else self.salient_kinds
         if kinds_of:
