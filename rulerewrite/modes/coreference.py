@@ -182,6 +182,13 @@ class Coreference:
         self.sp_whole = bool(sp.get("whole_reply")) if sp is not None else False
         self.sp_whole_not_pos = rule_words(sp, "whole_not_pos")
         self.sp_not_after = rule_pattern(sp, "not_after")
+        # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
+        pn = lexicon.rule("coreference", "person_noun")
+        self.pn_source = pn.source if pn is not None else ""
+        self.pn_pronouns = rule_words(pn, "pronouns")
+        self.pn_not_after = rule_pattern(pn, "not_after", ending=True)
+        self.pn_counted = rule_pattern(pn, "counted")
+        self.pn_tags = frozenset(f"pos:{t}" for t in rule_words(pn, "tags"))
         unseen = lexicon.rule("coreference", "unseen_name")
         self.unseen_source = unseen.source if unseen is not None else ""
         self.unseen_max = int(unseen.get("max_len", 3)) if unseen is not None else 3
@@ -577,6 +584,11 @@ class Coreference:
             if whole is not None:
                 why = f"a turn that only names it ({self.whole_source})"
                 return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
+        if not good and human and not ref.noun and ref.text in self.pn_pronouns:
+            kin = self._lone_person_noun(d, window, cands, orig_text, ref)
+            if kin is not None:
+                why = f"{kin.why}; the one person word the last exchange said ({self.pn_source})"
+                return self._replace(state, ref, Candidate(kin.mention, kin.score, why), ref.end)
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
             return ask(
@@ -788,6 +800,47 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _lone_person_noun(
+        self, d: Any, window: set[int], cands: list[Candidate], text: str, ref: Ref
+    ) -> Candidate | None:
+        """The antecedent of 他 / 她 that would be asked about when the last exchange names
+        exactly one person, with a person word (rules/coreference.yaml ``person_noun``:
+        叫程序员给你装 / 那你有他帅吗 -> 程序员): no name there, no 他 / 她 said there, the query
+        names no person of its own. Not a person word said after ``not_after`` (别的女生: someone
+        else; 我爱人: the speaker's), nor a counted one (``counted``: 两个人), nor a word of
+        another jieba tag than ``tags`` or a phrase opening with a verb, nor when the user's last turn names something the segmenter does not know or a name
+        (伍声已经结婚了 / 大叔想结婚了: 大叔 is what the reply calls him). None otherwise."""
+        if self._person_before(text, ref) or self._pronoun_said(d, window):
+            return None
+        near = [c for c in cands if c.mention.turn in window and c.mention.etype in HUMAN_TYPES]
+        if not near or any(c.mention.etype != "human" for c in near):
+            return None  # a name is there: the usual rules (or the question back) decide
+        if len({c.mention.text for c in near}) != 1:
+            return None
+        m = near[0].mention
+        if m.source.startswith("pos:") and m.source not in self.pn_tags:
+            return None  # 看医生 (jieba nz): an activity jieba made one word of
+        ti = d.turn_at(m.turn)
+        first = next((t for t in ti.parse.tokens if t.start == m.start), None) if ti else None
+        if first is None or kind_of(first.pos, first.text) == "VERB":
+            return None  # the phrase opens with a verb: an activity, not a person
+        before = d.said(m.turn)[: m.start]
+        if (self.pn_not_after is not None and self.pn_not_after.search(before)) or (
+            self.pn_counted is not None and self.pn_counted.search(m.text)
+        ):
+            return None
+        lu = d.last_user()
+        if lu is not None and lu.turn.index != m.turn:
+            for c in self.mt.rank(d, text=text):
+                o = c.mention
+                if (
+                    o.turn == lu.turn.index
+                    and o.etype not in self.lone_not_types
+                    and (o.etype == "person" or self.segmenter.freq(o.text) == 0)
+                ):
+                    return None  # 伍声 / 大叔: the reply's word for whom the user named
+        return near[0]
 
     def _statement_person(
         self, d: Any, window: set[int], cands: list[Candidate], text: str, ref: Ref
