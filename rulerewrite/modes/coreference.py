@@ -224,6 +224,7 @@ class Coreference:
         self.request_frame = req.pattern if req is not None else None
         self.request_refs = rule_words(req, "refs")
         self.request_not = rule_pattern(req, "not_title")
+        self.request_by = rule_pattern(req, "by")
         animal = lexicon.rule("coreference", "lone_animal")
         self.animal_source = animal.source if animal is not None else ""
         self.animal_pronouns = rule_words(animal, "pronouns")
@@ -1034,11 +1035,22 @@ class Coreference:
             if fm is None:
                 continue
             title = fm.group("title")
+            by = self.request_by.match(title) if self.request_by is not None else None
+            if by is not None and self._names_person(by.group("by")):
+                title = title[by.end() :]  # 刘若英的后来 -> 后来: the song, not its singer's
             if (self.request_not is not None and self.request_not.search(title)) or title in text:
                 continue
             at = ti.turn.content.find(title)
             return said_mention(title, "work", ti.turn, "obj", at, self.request_source)
         return None
+
+    def _names_person(self, phrase: str) -> bool:
+        """The phrase is one word the dictionaries or jieba type a person (王菲 / 费玉清)."""
+        toks = [t for t in self.mt.parse(phrase).tokens if t.text.strip()]
+        return (
+            len(toks) == 1
+            and self.mt.analyzer.type_of(toks[0].text, toks[0].pos) in self.person_types
+        )
 
     def _title_turn(self, state: State, text: str) -> Mention | None:
         """A turn of the last exchange, the reply first, that is nothing but a short phrase
