@@ -182,6 +182,10 @@ class Coreference:
         self.sp_whole = bool(sp.get("whole_reply")) if sp is not None else False
         self.sp_whole_not_pos = rule_words(sp, "whole_not_pos")
         self.sp_not_after = rule_pattern(sp, "not_after")
+        # 天蝎座还是双鱼座 / 双鱼座是怎么样的 / 这个星座: the one the reply took up
+        choice = lexicon.rule("coreference", "reply_choice")
+        self.choice_source = choice.source if choice is not None else ""
+        self.choice_refs = rule_words(choice, "refs")
         # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
         pn = lexicon.rule("coreference", "person_noun")
         self.pn_source = pn.source if pn is not None else ""
@@ -612,6 +616,11 @@ class Coreference:
                 # and the reply repeated
                 why = f"said by the user, repeated by the reply ({self.echo_source})"
                 return self._replace(state, ref, Candidate(echo, self.min_score, why), ref.end)
+            chosen = self._reply_choice(state, same, ref)
+            if chosen is not None:
+                why = f"{chosen.why}; the one the reply took up ({self.choice_source})"
+                end = ref.noun_end if ref.noun else ref.end
+                return self._replace(state, ref, Candidate(chosen.mention, chosen.score, why), end)
             return ask(
                 state,
                 "coreference",
@@ -1043,6 +1052,20 @@ class Coreference:
             at = ti.turn.content.find(title)
             return said_mention(title, "work", ti.turn, "obj", at, self.request_source)
         return None
+
+    def _reply_choice(self, state: State, same: list[Candidate], ref: Ref) -> Candidate | None:
+        """Of candidates too close to choose, the one the assistant's last turn names when it
+        names exactly one of them (rules/coreference.yaml ``reply_choice``: 你是天蝎座还是双鱼座
+        / 双鱼座是怎么样的 / 说到这个星座 -> 双鱼座). None otherwise."""
+        if ref.text not in self.choice_refs or not state.history:
+            return None
+        last = state.history[-1]
+        if last.role != "assistant":
+            return None
+        said = [c for c in same if c.mention.text in last.content]
+        if len({c.mention.text for c in said}) != 1 or len(said) == len(same):
+            return None
+        return said[0]
 
     def _names_person(self, phrase: str) -> bool:
         """The phrase is one word the dictionaries or jieba type a person (王菲 / 费玉清)."""
