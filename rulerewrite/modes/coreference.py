@@ -182,6 +182,10 @@ class Coreference:
         self.sp_whole = bool(sp.get("whole_reply")) if sp is not None else False
         self.sp_whole_not_pos = rule_words(sp, "whole_not_pos")
         self.sp_not_after = rule_pattern(sp, "not_after")
+        # 吃鸡公煲 / 那是什么: a food a turn of eating named is not identified (topic_eat)
+        eat = lexicon.rule("context", "topic_eat")
+        self.eat_source = eat.source if eat is not None else None
+        self.eat_identity = rule_pattern(eat, "not_identity")
         # 天蝎座还是双鱼座 / 双鱼座是怎么样的 / 这个星座: the one the reply took up
         choice = lexicon.rule("coreference", "reply_choice")
         self.choice_source = choice.source if choice is not None else ""
@@ -531,6 +535,8 @@ class Coreference:
         if bare:
             # a bare 这/那 points only at a name, an entity, or the conversation's topic (a
             # topic frame such as 你知道X吗, or a phrase both speakers said)
+            if good and self._eaten_identity(orig_text, good[0]):
+                good = []  # 吃鸡公煲 / 那是什么: what is eaten is no name to identify
             if (
                 good
                 and (_strong(good[0]) or salient(good[0], _TOPICS))
@@ -645,6 +651,7 @@ class Coreference:
         best = self._clear_leader(d, window, text, self.plain_margin)
         if (
             best is None
+            or self._eaten_identity(text, best)
             or best.mention.etype in HUMAN_TYPES
             or self.mt.is_category(best.mention.text)  # 不是游戏 / 那是什么: a kind, no name
         ):
@@ -1066,6 +1073,16 @@ class Coreference:
         if len({c.mention.text for c in said}) != 1 or len(said) == len(same):
             return None
         return said[0]
+
+    def _eaten_identity(self, text: str, cand: Candidate) -> bool:
+        """The query asks what something is (rules/context.yaml topic_eat ``not_identity``:
+        那是什么) and the candidate is a food only a turn of eating named (吃鸡公煲): chat asks
+        that of the dish as a whole, not of a name it knows; the reference is left alone."""
+        return (
+            cand.mention.source == self.eat_source
+            and self.eat_identity is not None
+            and self.eat_identity.search(text) is not None
+        )
 
     def _names_person(self, phrase: str) -> bool:
         """The phrase is one word the dictionaries or jieba type a person (王菲 / 费玉清)."""
