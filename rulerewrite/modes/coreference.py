@@ -190,6 +190,14 @@ class Coreference:
         choice = lexicon.rule("coreference", "reply_choice")
         self.choice_source = choice.source if choice is not None else ""
         self.choice_refs = rule_words(choice, "refs")
+        # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
+        ans = lexicon.rule("coreference", "answered_thing")
+        self.ans_source = ans.source if ans is not None else ""
+        self.ans_pronouns = rule_words(ans, "pronouns")
+        self.ans_question = rule_pattern(ans, "question")
+        self.ans_margin = float(ans.get("margin", 1.0)) if ans is not None else 1.0
+        self.ans_grams = rule_words(ans, "grams")
+        self.ans_types = rule_words(ans, "types")
         # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
         pn = lexicon.rule("coreference", "person_noun")
         self.pn_source = pn.source if pn is not None else ""
@@ -595,6 +603,13 @@ class Coreference:
             if whole is not None:
                 why = f"a turn that only names it ({self.whole_source})"
                 return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
+        if not good and not ref.noun and ref.text in self.ans_pronouns:
+            answered = self._answered_thing(d, window, orig_text)
+            if answered is not None:
+                why = f"{answered.why}; what the reply answered with ({self.ans_source})"
+                return self._replace(
+                    state, ref, Candidate(answered.mention, answered.score, why), ref.end
+                )
         if not good and human and not ref.noun and ref.text in self.pn_pronouns:
             kin = self._lone_person_noun(d, window, cands, orig_text, ref)
             if kin is not None:
@@ -817,6 +832,33 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _answered_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
+        """What 它 points at when it would be asked about and the reply answered the user's
+        question (rules/coreference.yaml ``answered_thing``: 有啥好吃的零食可以推荐的么 / 薯片呀…
+        / 它的热量 -> 薯片): the user's last turn asks (``question``), the best candidate of the
+        last exchange is the subject or object of the reply, a thing, no kind noun, and leads the
+        next by ``margin``. None otherwise."""
+        if self.ans_question is None or len(d.turns) < 2:
+            return None
+        asked, reply = d.turns[-2], d.turns[-1]
+        if asked.turn.role != "user" or reply.turn.role != "assistant":
+            return None
+        if not self.ans_question.search(asked.turn.content):
+            return None
+        best = self._clear_leader(d, window, text, self.ans_margin)
+        if best is None:
+            return None
+        m = best.mention
+        if (
+            m.turn != reply.turn.index
+            or m.gram not in self.ans_grams
+            or m.etype not in self.ans_types
+            or self.mt.is_category(m.text)
+            or _DEMONSTRATIVE.search(m.text)
+        ):
+            return None
+        return best
 
     def _lone_person_noun(
         self, d: Any, window: set[int], cands: list[Candidate], text: str, ref: Ref
