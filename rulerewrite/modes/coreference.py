@@ -190,6 +190,11 @@ class Coreference:
         choice = lexicon.rule("coreference", "reply_choice")
         self.choice_source = choice.source if choice is not None else ""
         self.choice_refs = rule_words(choice, "refs")
+        # 叫郭麒麟 / 啥 / 我叫这个名字: the name a turn called someone (called_name)
+        called = lexicon.rule("coreference", "called_name")
+        self.called_source = called.source if called is not None else ""
+        self.called_nouns = rule_words(called, "nouns")
+        self.called_frame = called.pattern if called is not None else None
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         ans = lexicon.rule("coreference", "answered_thing")
         self.ans_source = ans.source if ans is not None else ""
@@ -365,6 +370,13 @@ class Coreference:
             if not ref.noun and text[end : end + 1] == answer.text[-1:]:
                 end += 1  # 这个座 / 狮子座: the word's last character is the noun
             return self._replace(state, ref, Candidate(answer, 10.0, why), end)
+        if ref.noun in self.called_nouns:
+            called = self._called_name(state, orig_text)
+            if called is not None:
+                why = f"the name the last exchange called someone ({self.called_source})"
+                return self._replace(
+                    state, ref, Candidate(called, self.min_score, why), ref.noun_end
+                )
         if ref.noun and not self.mt.is_category(ref.noun):
             # 这个问题 / 那部分: the demonstrative determines an ordinary noun; resolve only when
             # an antecedent is headed by that very noun (这本书 -> 《三体》 is not knowable)
@@ -832,6 +844,20 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _called_name(self, state: State, text: str) -> Mention | None:
+        """The name a turn of the last exchange, the user's first, calls someone or something
+        (rules/coreference.yaml ``called_name``: 叫郭麒麟 / 一个叫周可依的小姐姐): what 这个名字
+        points at. None when neither turn calls anything, or the query says the name."""
+        if self.called_frame is None:
+            return None
+        for turn in state.history[-2:]:
+            fm = self.called_frame.search(turn.content)
+            if fm is None or fm.group("name") in text:
+                continue
+            name = fm.group("name")
+            return said_mention(name, "thing", turn, "obj", fm.start("name"), self.called_source)
+        return None
 
     def _answered_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
         """What 它 points at when it would be asked about and the reply answered the user's
