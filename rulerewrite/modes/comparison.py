@@ -66,6 +66,22 @@ class Comparison:
         self.house_not_types = frozenset(house.get("not_types") or ()) if house else frozenset()
         self.people_types = frozenset(coll.get("people_types") or ()) if coll else frozenset()
         # 她写了那些诗 / 他经历过那些困难: chat's 那些 for 哪些, ending the query (``which_typo``)
+        # 他们 / 她们 after an exchange that named exactly two people (``named_pair``)
+        pair = lexicon.rule("comparison", "named_pair")
+        self.pair_source = pair.source if pair is not None else ""
+        self.pair_pronouns = (
+            frozenset(str(w) for w in (pair.get("pronouns") or ())) if pair else frozenset()
+        )
+        self.pair_types = (
+            frozenset(str(w) for w in (pair.get("types") or ())) if pair else frozenset()
+        )
+        self.pair_female = (
+            frozenset(str(w) for w in (pair.get("female") or ())) if pair else frozenset()
+        )
+        gender = lexicon.rule("coreference", "gender")
+        self.male_names = (
+            frozenset(str(w) for w in (gender.get("male_names") or ())) if gender else frozenset()
+        )
         typo = lexicon.rule("comparison", "which_typo")
         self.typo_source = typo.source if typo is not None else ""
         self.which_typo = rule_pattern(typo, "at_ref")
@@ -169,6 +185,19 @@ class Comparison:
                     slot="referent",
                     note=f"{ref.text} -> {one.mention.text} (one group: {one.why})",
                 )
+        if group is None and ref.text in self.pair_pronouns:
+            pair = self._named_pair(d, ref)
+            if pair is not None:  # 张志明…余春娇 / 他们开心就好 -> 张志明和余春娇开心就好
+                value = _join(tuple(m.text for m in pair))
+                return resolved(
+                    state,
+                    "comparison",
+                    self.pair_source,
+                    text[: ref.start] + value + text[ref.end :],
+                    pair[-1],
+                    slot="compared",
+                    note=f"{ref.text} -> {value} (the two people the last exchange named)",
+                )
         if group is None and self.which_typo is not None and self.which_typo.match(text, ref.start):
             # 她写了那些诗: with no set to point at, 那些 + a noun ending the query asks which
             # (哪些), or names a new noun phrase: nothing to resolve, nothing to ask back
@@ -233,6 +262,28 @@ class Comparison:
             return False
         human = anchor.etype in HUMAN_TYPES
         return kinds.isdisjoint(HUMAN_TYPES) if human else kinds <= HUMAN_TYPES
+
+    def _named_pair(self, d: Dialogue, ref: Ref) -> tuple[Mention, Mention] | None:
+        """The two people 他们 / 她们 point at when no set was said (rules/comparison.yaml
+        ``named_pair``): the last exchange names exactly two distinct people, by name (a
+        dictionary person or a name jieba tags), in the order said, none of them a known man
+        for 她们, and the query names neither. None otherwise: the engine asks which ones."""
+        window = {ti.turn.index for ti in d.turns[-2:]}
+        named: list[Mention] = []
+        for ti in d.turns:
+            if ti.turn.index not in window:
+                continue
+            for m in sorted(ti.mentions, key=lambda m: m.start):
+                if m.is_set or m.etype not in self.pair_types:
+                    continue
+                if any(m.text == x.text or m.text in x.text or x.text in m.text for x in named):
+                    continue
+                named.append(m)
+        if len(named) != 2:
+            return None
+        if ref.text in self.pair_female and any(m.text in self.male_names for m in named):
+            return None
+        return named[0], named[1]
 
     def _answered_group(self, state: State, d: Dialogue, text: str) -> Candidate | None:
         """The assistant's bare answer to the user's which/what question is the group 他们 /

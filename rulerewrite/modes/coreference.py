@@ -235,6 +235,34 @@ class Coreference:
         self.sp_whole = bool(sp.get("whole_reply")) if sp is not None else False
         self.sp_whole_not_pos = rule_words(sp, "whole_not_pos")
         self.sp_not_after = rule_pattern(sp, "not_after")
+        # 吃鸡公煲 / 那是什么: a food a turn of eating named is not identified (topic_eat)
+        eat = lexicon.rule("context", "topic_eat")
+        self.eat_source = eat.source if eat is not None else None
+        self.eat_identity = rule_pattern(eat, "not_identity")
+        # 天蝎座还是双鱼座 / 双鱼座是怎么样的 / 这个星座: the one the reply took up
+        choice = lexicon.rule("coreference", "reply_choice")
+        self.choice_source = choice.source if choice is not None else ""
+        self.choice_refs = rule_words(choice, "refs")
+        # 叫郭麒麟 / 啥 / 我叫这个名字: the name a turn called someone (called_name)
+        called = lexicon.rule("coreference", "called_name")
+        self.called_source = called.source if called is not None else ""
+        self.called_nouns = rule_words(called, "nouns")
+        self.called_frame = called.pattern if called is not None else None
+        # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
+        ans = lexicon.rule("coreference", "answered_thing")
+        self.ans_source = ans.source if ans is not None else ""
+        self.ans_pronouns = rule_words(ans, "pronouns")
+        self.ans_question = rule_pattern(ans, "question")
+        self.ans_margin = float(ans.get("margin", 1.0)) if ans is not None else 1.0
+        self.ans_grams = rule_words(ans, "grams")
+        self.ans_types = rule_words(ans, "types")
+        # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
+        pn = lexicon.rule("coreference", "person_noun")
+        self.pn_source = pn.source if pn is not None else ""
+        self.pn_pronouns = rule_words(pn, "pronouns")
+        self.pn_not_after = rule_pattern(pn, "not_after", ending=True)
+        self.pn_counted = rule_pattern(pn, "counted")
+        self.pn_tags = frozenset(f"pos:{t}" for t in rule_words(pn, "tags"))
         unseen = lexicon.rule("coreference", "unseen_name")
         self.unseen_source = unseen.source if unseen is not None else ""
         self.unseen_max = int(unseen.get("max_len", 3)) if unseen is not None else 3
@@ -270,6 +298,7 @@ class Coreference:
         self.request_frame = req.pattern if req is not None else None
         self.request_refs = rule_words(req, "refs")
         self.request_not = rule_pattern(req, "not_title")
+        self.request_by = rule_pattern(req, "by")
         animal = lexicon.rule("coreference", "lone_animal")
         self.animal_source = animal.source if animal is not None else ""
         self.animal_pronouns = rule_words(animal, "pronouns")
@@ -279,14 +308,17 @@ class Coreference:
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
         self.pronoun_gender: dict[str, str] = {}
         ends: list[tuple[str, str]] = []
+        men: set[str] = set()  # known men named as a whole (male_names)
         for r in lexicon.rules.get("coreference", ()):
             if r.id == "gender":
                 self.pronoun_gender.update(
                     {str(k): str(v) for k, v in (r.get("pronouns") or {}).items()}
                 )
                 ends += [(str(w), g) for g in ("male", "female") for w in r.get(g) or []]
+                men.update(str(w) for w in r.get("male_names") or [])
         # longest ending first: 姐夫 is a man (夫), 夫人 a woman
         self.gender_ends = tuple(sorted(ends, key=lambda e: -len(e[0])))
+        self.male_names = frozenset(men)
         # 三国演义的作者是谁 / 印象中是 罗贯中 / 他还写过什么: the name the reply gave
         who = lexicon.rule("coreference", "who_answer")
         self.who_source = who.source if who is not None else ""
@@ -415,6 +447,13 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(asked, self.min_score, why), ref.noun_end
                 )
+        if ref.noun in self.called_nouns:
+            called = self._called_name(state, orig_text)
+            if called is not None:
+                why = f"the name the last exchange called someone ({self.called_source})"
+                return self._replace(
+                    state, ref, Candidate(called, self.min_score, why), ref.noun_end
+                )
         if ref.noun and not self.mt.is_category(ref.noun):
             # 这个问题 / 那部分: the demonstrative determines an ordinary noun; resolve only when
             # an antecedent is headed by that very noun (这本书 -> 《三体》 is not knowable)
@@ -466,6 +505,16 @@ class Coreference:
         gender = self.pronoun_gender.get(ref.text)
         if gender is not None:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
+        if gender == "female" and self.male_names:
+            # 鹿晗跟关晓彤… / 她: a known man (male_names) is no antecedent of 她 when the
+            # dialogue names someone else it may mean; chat writes 她 for 他 too (杜兰特 / 她),
+            # so a man named alone keeps it
+            others = [c for c in cands if c.mention.head not in self.male_names]
+            if len(others) < len(cands) and (
+                any(c.mention.etype in self.person_types for c in others)
+                or self._unseen_name(d, window, orig_text, ref) is not None
+            ):
+                cands = others
         narrative = self.mt.is_statement(orig_text)
         kinds = self.mt.statement_kinds if narrative else self.salient_kinds
         if kinds_of:
@@ -602,6 +651,8 @@ class Coreference:
         if bare:
             # a bare 这/那 points only at a name, an entity, or the conversation's topic (a
             # topic frame such as 你知道X吗, or a phrase both speakers said)
+            if good and self._eaten_identity(orig_text, good[0]):
+                good = []  # 吃鸡公煲 / 那是什么: what is eaten is no name to identify
             if (
                 good
                 and (_strong(good[0]) or salient(good[0], _TOPICS))
@@ -673,6 +724,18 @@ class Coreference:
             if whole is not None:
                 why = f"a turn that only names it ({self.whole_source})"
                 return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
+        if not good and not ref.noun and ref.text in self.ans_pronouns:
+            answered = self._answered_thing(d, window, orig_text)
+            if answered is not None:
+                why = f"{answered.why}; what the reply answered with ({self.ans_source})"
+                return self._replace(
+                    state, ref, Candidate(answered.mention, answered.score, why), ref.end
+                )
+        if not good and human and not ref.noun and ref.text in self.pn_pronouns:
+            kin = self._lone_person_noun(d, window, cands, orig_text, ref)
+            if kin is not None:
+                why = f"{kin.why}; the one person word the last exchange said ({self.pn_source})"
+                return self._replace(state, ref, Candidate(kin.mention, kin.score, why), ref.end)
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
             return ask(
@@ -695,6 +758,11 @@ class Coreference:
                 # and the reply repeated
                 why = f"said by the user, repeated by the reply ({self.echo_source})"
                 return self._replace(state, ref, Candidate(echo, self.min_score, why), ref.end)
+            chosen = self._reply_choice(state, same, ref)
+            if chosen is not None:
+                why = f"{chosen.why}; the one the reply took up ({self.choice_source})"
+                end = ref.noun_end if ref.noun else ref.end
+                return self._replace(state, ref, Candidate(chosen.mention, chosen.score, why), end)
             return ask(
                 state,
                 "coreference",
@@ -719,6 +787,7 @@ class Coreference:
         best = self._clear_leader(d, window, text, self.plain_margin)
         if (
             best is None
+            or self._eaten_identity(text, best)
             or best.mention.etype in HUMAN_TYPES
             or self.mt.is_category(best.mention.text)  # 不是游戏 / 那是什么: a kind, no name
         ):
@@ -893,6 +962,88 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _called_name(self, state: State, text: str) -> Mention | None:
+        """The name a turn of the last exchange, the user's first, calls someone or something
+        (rules/coreference.yaml ``called_name``: 叫郭麒麟 / 一个叫周可依的小姐姐): what 这个名字
+        points at. None when neither turn calls anything, or the query says the name."""
+        if self.called_frame is None:
+            return None
+        for turn in state.history[-2:]:
+            fm = self.called_frame.search(turn.content)
+            if fm is None or fm.group("name") in text:
+                continue
+            name = fm.group("name")
+            return said_mention(name, "thing", turn, "obj", fm.start("name"), self.called_source)
+        return None
+
+    def _answered_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
+        """What 它 points at when it would be asked about and the reply answered the user's
+        question (rules/coreference.yaml ``answered_thing``: 有啥好吃的零食可以推荐的么 / 薯片呀…
+        / 它的热量 -> 薯片): the user's last turn asks (``question``), the best candidate of the
+        last exchange is the subject or object of the reply, a thing, no kind noun, and leads the
+        next by ``margin``. None otherwise."""
+        if self.ans_question is None or len(d.turns) < 2:
+            return None
+        asked, reply = d.turns[-2], d.turns[-1]
+        if asked.turn.role != "user" or reply.turn.role != "assistant":
+            return None
+        if not self.ans_question.search(asked.turn.content):
+            return None
+        best = self._clear_leader(d, window, text, self.ans_margin)
+        if best is None:
+            return None
+        m = best.mention
+        if (
+            m.turn != reply.turn.index
+            or m.gram not in self.ans_grams
+            or m.etype not in self.ans_types
+            or self.mt.is_category(m.text)
+            or _DEMONSTRATIVE.search(m.text)
+        ):
+            return None
+        return best
+
+    def _lone_person_noun(
+        self, d: Any, window: set[int], cands: list[Candidate], text: str, ref: Ref
+    ) -> Candidate | None:
+        """The antecedent of 他 / 她 that would be asked about when the last exchange names
+        exactly one person, with a person word (rules/coreference.yaml ``person_noun``:
+        叫程序员给你装 / 那你有他帅吗 -> 程序员): no name there, no 他 / 她 said there, the query
+        names no person of its own. Not a person word said after ``not_after`` (别的女生: someone
+        else; 我爱人: the speaker's), nor a counted one (``counted``: 两个人), nor a word of
+        another jieba tag than ``tags`` or a phrase opening with a verb, nor when the user's last turn names something the segmenter does not know or a name
+        (伍声已经结婚了 / 大叔想结婚了: 大叔 is what the reply calls him). None otherwise."""
+        if self._person_before(text, ref) or self._pronoun_said(d, window):
+            return None
+        near = [c for c in cands if c.mention.turn in window and c.mention.etype in HUMAN_TYPES]
+        if not near or any(c.mention.etype != "human" for c in near):
+            return None  # a name is there: the usual rules (or the question back) decide
+        if len({c.mention.text for c in near}) != 1:
+            return None
+        m = near[0].mention
+        if m.source.startswith("pos:") and m.source not in self.pn_tags:
+            return None  # 看医生 (jieba nz): an activity jieba made one word of
+        ti = d.turn_at(m.turn)
+        first = next((t for t in ti.parse.tokens if t.start == m.start), None) if ti else None
+        if first is None or kind_of(first.pos, first.text) == "VERB":
+            return None  # the phrase opens with a verb: an activity, not a person
+        before = d.said(m.turn)[: m.start]
+        if (self.pn_not_after is not None and self.pn_not_after.search(before)) or (
+            self.pn_counted is not None and self.pn_counted.search(m.text)
+        ):
+            return None
+        lu = d.last_user()
+        if lu is not None and lu.turn.index != m.turn:
+            for c in self.mt.rank(d, text=text):
+                o = c.mention
+                if (
+                    o.turn == lu.turn.index
+                    and o.etype not in self.lone_not_types
+                    and (o.etype == "person" or self.segmenter.freq(o.text) == 0)
+                ):
+                    return None  # 伍声 / 大叔: the reply's word for whom the user named
+        return near[0]
 
     def _statement_person(
         self, d: Any, window: set[int], cands: list[Candidate], text: str, ref: Ref
@@ -1086,11 +1237,46 @@ class Coreference:
             if fm is None:
                 continue
             title = fm.group("title")
+            by = self.request_by.match(title) if self.request_by is not None else None
+            if by is not None and self._names_person(by.group("by")):
+                title = title[by.end() :]  # 刘若英的后来 -> 后来: the song, not its singer's
             if (self.request_not is not None and self.request_not.search(title)) or title in text:
                 continue
             at = ti.turn.content.find(title)
             return said_mention(title, "work", ti.turn, "obj", at, self.request_source)
         return None
+
+    def _reply_choice(self, state: State, same: list[Candidate], ref: Ref) -> Candidate | None:
+        """Of candidates too close to choose, the one the assistant's last turn names when it
+        names exactly one of them (rules/coreference.yaml ``reply_choice``: 你是天蝎座还是双鱼座
+        / 双鱼座是怎么样的 / 说到这个星座 -> 双鱼座). None otherwise."""
+        if ref.text not in self.choice_refs or not state.history:
+            return None
+        last = state.history[-1]
+        if last.role != "assistant":
+            return None
+        said = [c for c in same if c.mention.text in last.content]
+        if len({c.mention.text for c in said}) != 1 or len(said) == len(same):
+            return None
+        return said[0]
+
+    def _eaten_identity(self, text: str, cand: Candidate) -> bool:
+        """The query asks what something is (rules/context.yaml topic_eat ``not_identity``:
+        那是什么) and the candidate is a food only a turn of eating named (吃鸡公煲): chat asks
+        that of the dish as a whole, not of a name it knows; the reference is left alone."""
+        return (
+            cand.mention.source == self.eat_source
+            and self.eat_identity is not None
+            and self.eat_identity.search(text) is not None
+        )
+
+    def _names_person(self, phrase: str) -> bool:
+        """The phrase is one word the dictionaries or jieba type a person (王菲 / 费玉清)."""
+        toks = [t for t in self.mt.parse(phrase).tokens if t.text.strip()]
+        return (
+            len(toks) == 1
+            and self.mt.analyzer.type_of(toks[0].text, toks[0].pos) in self.person_types
+        )
 
     def _title_turn(self, state: State, text: str) -> Mention | None:
         """A turn of the last exchange, the reply first, that is nothing but a short phrase

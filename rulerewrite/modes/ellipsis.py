@@ -210,6 +210,8 @@ class Ellipsis:
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
         self.wh_kinds = frozenset(str(k) for k in kinds or ())
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
+        eat = lexicon.rule("context", "topic_eat")  # 想喝龙井茶: a food, not a topic of identity
+        self.eat_source = eat.source if eat is not None else None
         heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
         self.identity_by = rule_pattern(self.identity_rule, "by")
         self.identity_unknown = rule_pattern(self.identity_rule, "unknown")
@@ -2986,7 +2988,11 @@ class Ellipsis:
         topics = [
             mm
             for mm in user.mentions
-            if mm.gram == "topic" and mm.source.startswith("rules/") and mm.text not in text
+            if mm.gram == "topic"
+            and mm.source.startswith("rules/")
+            and mm.text not in text
+            # 想喝龙井茶 / … / 杭州的: what is eaten or drunk is no topic to say the kind of
+            and mm.source != self.eat_source
         ]
         if not topics and by is None and self._unknown_reply(state):
             # 你竟然不知道苏翔 / 不知道: the one name the user said is what was not known (not

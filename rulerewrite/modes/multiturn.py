@@ -1032,6 +1032,8 @@ class MultiTurn:
                 and not (_LATIN_NAME.fullmatch(m.text) and not m.protected)
                 # chat says 他的作者 of a book or a song: a topic-frame title, whatever its tag
                 and not (title_q and m.gram == "topic" and m.source.startswith("rules/"))
+                # 小王子呢 / … / 你知道他的作者是谁吗: a work of the dictionaries too
+                and not (title_q and m.etype == "work" and m.protected)
                 # 莎士比亚 / 拿破仑: jieba tags transliterated names ns or n as often as nr
                 and not (not m.protected and self.analyzer.looks_foreign(m.text))
                 # 权志龙 / 新垣结衣: a name jieba does not know, left as single characters
