@@ -183,6 +183,7 @@ class Coreference:
         self.vo_after = rule_pattern(vo, "after")
         self.vo_object = rule_pattern(vo, "object")
         self.vo_not = rule_pattern(vo, "x_not")
+        self.vo_consume = rule_words(vo, "consume")
         # 皮囊这本书 / 柯南我看过 / 《X》: a title the last exchange said in a frame of its kind
         # (rules/coreference.yaml ``title_frames``)
         frames = lexicon.rule("coreference", "title_frames")
@@ -248,6 +249,7 @@ class Coreference:
         self.called_source = called.source if called is not None else ""
         self.called_nouns = rule_words(called, "nouns")
         self.called_frame = called.pattern if called is not None else None
+        self.called_not = rule_pattern(called, "name_not")
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         ans = lexicon.rule("coreference", "answered_thing")
         self.ans_source = ans.source if ans is not None else ""
@@ -547,18 +549,24 @@ class Coreference:
             attributes=self.mt.attribute_words,
             own_names=self.mt.own_names,
         )
-        if not good and not ref.noun and ref.etype is None:
+        # 我喜欢吃这个: what the query eats, hears or plays is what the same verb had in the
+        # last exchange; failing that, for a verb of eating or drinking (``consume``), the one
+        # thing the exchange named is no such object (今天天气真好 / 阳光很足 / 我不爱吃这个
+        # asks), while 学这个 / 玩这个 may still take it (你会打羽毛球吗 / 会一点 / 我也想学这个)
+        verb = self._object_verb(orig_text, ref) if ref.text in self.vo_refs else None
+        eats = not good and not ref.noun and verb in self.vo_consume
+        if not good and not ref.noun and verb is not None:
+            obj = self._verb_object(state, orig_text, ref)
+            if obj is not None:
+                why = f"the object of the same verb in the last exchange ({self.vo_source})"
+                return self._replace(state, ref, Candidate(obj, self.min_score, why), ref.end)
+        if not good and not ref.noun and ref.etype is None and not eats:
             plain = self._plain_antecedent(d, window, orig_text, ref)
             if plain is not None:
                 why = f"{plain.why}; the one thing the last exchange named (plain_reference)"
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
                 )
-        if not good and ref.text in self.vo_refs and not ref.noun:
-            obj = self._verb_object(state, orig_text, ref)
-            if obj is not None:
-                why = f"the object of the same verb in the last exchange ({self.vo_source})"
-                return self._replace(state, ref, Candidate(obj, self.min_score, why), ref.end)
         if not good and ref.text in self.lone_pronouns and not ref.noun:
             lone = self._lone_antecedent(d, window, orig_text, ref)
             if lone is not None:
@@ -974,6 +982,8 @@ class Coreference:
             if fm is None or fm.group("name") in text:
                 continue
             name = fm.group("name")
+            if self.called_not is not None and self.called_not.search(name):
+                continue  # 你叫什么名字: a question, no name called
             return said_mention(name, "thing", turn, "obj", fm.start("name"), self.called_source)
         return None
 
@@ -1394,19 +1404,23 @@ class Coreference:
         freq = self.segmenter.freq(title)
         return freq < self.frame_common or freq == USER_FREQ
 
+    def _object_verb(self, text: str, ref: Ref) -> str | None:
+        """The verb of eating, hearing or playing a plain 这个 / 那个 is the object of (吃这个) or
+        that calls it good (这个好吃), by rules/coreference.yaml ``verb_object`` before / after;
+        None when there is none."""
+        said = (
+            self.vo_before.search(text[: ref.start]) if self.vo_before is not None else None
+        ) or (self.vo_after.search(text[ref.end :]) if self.vo_after is not None else None)
+        return said.group("verb") if said is not None else None
+
     def _verb_object(self, state: State, text: str, ref: Ref) -> Mention | None:
         """What a plain 这个 / 那个 the query eats, hears or plays (or calls good to eat) is:
         the object a turn of the last exchange, the reply first, says right after the same
         verb (rules/coreference.yaml ``verb_object``: 我在吃辣条 / 我喜欢吃这个 -> 辣条). None
         when the query has no such verb or no turn such an object."""
-        if self.vo_object is None:
+        verb = self._object_verb(text, ref) if self.vo_object is not None else None
+        if verb is None or self.vo_object is None:
             return None
-        said = (
-            self.vo_before.search(text[: ref.start]) if self.vo_before is not None else None
-        ) or (self.vo_after.search(text[ref.end :]) if self.vo_after is not None else None)
-        if said is None:
-            return None
-        verb = said.group("verb")
         for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
             toks = self.mt.parse(turn.content).tokens
             starts = {t.start for t in toks}
