@@ -361,6 +361,7 @@ class Ellipsis:
         self.topic_not_cop = rule_words(tc, "not_after_copula")
         self.topic_degrees = rule_words(tc, "degrees")
         self.topic_not_deg = rule_words(tc, "not_after_degree") | self.human_predicates
+        self.topic_not_pred = rule_words(tc, "not_predicate")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
 
     def applies(self, state: State) -> bool:
@@ -456,10 +457,20 @@ class Ellipsis:
             return None
         topic, source = found
         name = topic.text
+        typed_both = source == "both" and any(
+            m.text == name and m.source.startswith("dictionaries/") and m.etype in _PREDICATED
+            for ti in exchange
+            for m in ti.mentions
+        )
         shapes = self.topic_shapes.get(source, frozenset())
         if not shapes or name in said:
             return None
-        toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
+        # 感觉好无聊的一本书: a speaker's frame (rules/completeness.yaml speaker_frames) around
+        # the comment; the topic still goes first
+        frame = self.frame.match(said) if self.frame is not None and "framed" in shapes else None
+        framed = frame is not None and 0 < frame.end() < len(said)
+        body = said[frame.end() :] if frame is not None and framed else said
+        toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
         if not toks:
             return None
@@ -475,11 +486,11 @@ class Ellipsis:
             name = name[: -len(attr)].removesuffix("的")
         elif prop in props and len(owner) >= 2:
             name = owner  # 南柱赫的照片 / 是模特吗
-        np = said.rstrip("啊呀吧嘛呢哦哈啦")
+        np = body.rstrip("啊呀吧嘛呢哦哈啦")
         np_toks = [t for t in self.mt.parse(np).tokens if t.text.strip()] if np else []
         np_kinds = [kind_of(t.pos, t.text) for t in np_toks]
         bare_np = bool(np_kinds) and np_kinds[-1] == "NOUN" and set(np_kinds) <= _COMMENT_NP
-        cop = self.topic_copula.match(said) if self.topic_copula is not None else None
+        cop = self.topic_copula.match(body) if self.topic_copula is not None else None
         how = ""
         if "copula" in shapes and cop is not None and self._copula_comment(toks, kinds, cop.end()):
             how = "copula"  # 就是一个流浪诗人 / 不就是射击游戏
@@ -509,9 +520,20 @@ class Ellipsis:
             and (len(np_toks) > 1 or topic.etype in self.topic_alone)
         ):
             how = "kind"  # 垃圾歌手 / 腾讯游戏啊: what the thing is
+        if (
+            not how
+            and "predicate" in shapes
+            and typed_both
+            and kinds[0] in ("ADV", "VERB")
+            and toks[0].text not in self.topic_not_pred
+            and not _SPEAKERS.search(body)
+            and "PRON" not in kinds
+            and not body.endswith("吧")
+        ):
+            how = "predicate"
         if not how:
             return None
-        new = name + ("是" if how == "kind" and cop is None else "") + text
+        new = name + ("是" if how == "kind" and cop is None and not framed else "") + text
         return _resolved_from(
             state,
             rule.source,
@@ -3290,6 +3312,7 @@ _SPEAKERS = re.compile(r"[你我您咱]")
 _COMMENT_NP = frozenset({"NOUN", "DE", "NUM", "ADJ", "ADV"})
 _OWN = frozenset({"我", "我们", "你", "你们"})
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_PREDICATED = frozenset({"person", "work"})
 _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
 
 
