@@ -362,6 +362,7 @@ class Ellipsis:
         self.topic_degrees = rule_words(tc, "degrees")
         self.topic_not_deg = rule_words(tc, "not_after_degree") | self.human_predicates
         self.topic_not_pred = rule_words(tc, "not_predicate")
+        self.topic_compared = rule_pattern(tc, "compared")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
 
     def applies(self, state: State) -> bool:
@@ -522,6 +523,14 @@ class Ellipsis:
             how = "kind"  # 垃圾歌手 / 腾讯游戏啊: what the thing is
         if (
             not how
+            and "compared" in shapes
+            and topic.etype in self.topic_types  # 小时候 / 比辣条好吃: no thing compared
+            and self.topic_compared is not None
+            and self.topic_compared.match(body)
+        ):
+            how = "compared"  # 和博尔赫斯相比呢 / 比你高: the topic is what is compared
+        if (
+            not how
             and "predicate" in shapes
             and typed_both
             and kinds[0] in ("ADV", "VERB")
@@ -576,7 +585,8 @@ class Ellipsis:
         named: dict[str, Mention] = {}
         for ti in (told, last):
             for m in ti.mentions:
-                if not m.is_set and m.etype in self.topic_types:
+                # (226cm, tagged a product: a measure, no topic)
+                if not m.is_set and m.etype in self.topic_types and not m.text[:1].isdigit():
                     named.setdefault(m.text, m)
         a, b = told.turn.content, last.turn.content
         for m in self.mt.shared_spans(d):
@@ -592,13 +602,21 @@ class Ellipsis:
         reply = self.mt.bare_noun_phrase(b, _NOUN_PHRASE_KINDS)
         if reply is not None and (not _CJK.search(reply) or _PERSONAL.search(reply)):
             reply = None  # notime / 我的: no thing to comment on
-        if reply is not None:
+        if reply is not None and not any(
+            t in reply and (t in a or m.source.startswith("dictionaries/"))
+            for t, m in named.items()
+        ):
+            # (莫文蔚 / 莫文蔚很漂亮啊: the name the reply holds is the topic, not the reply)
             named.setdefault(
                 reply, said_mention(reply, "thing", last.turn, "topic", b.find(reply), "reply")
             )
         # 吴亦凡的歌迷 beside 吴亦凡: the fan of the person is no other topic, the person is
         # the topic; a name inside a longer phrase is the same topic (S7 / 云栖S7)
-        names = [t for t in named if not any(t.startswith(u + "的") for u in named)]
+        names = [
+            t
+            for t in named
+            if not any(t.startswith(u + "的") and named[u].etype in self.topic_types for u in named)
+        ]
         names = [t for t in names if not any(t != u and t in u for u in names)]
         if len(names) != 1:
             return None
