@@ -363,6 +363,8 @@ class Ellipsis:
         self.topic_not_deg = rule_words(tc, "not_after_degree") | self.human_predicates
         self.topic_not_pred = rule_words(tc, "not_predicate")
         self.topic_compared = rule_pattern(tc, "compared")
+        self.topic_passive = rule_pattern(tc, "passive")
+        self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
 
     def applies(self, state: State) -> bool:
@@ -521,6 +523,26 @@ class Ellipsis:
             and (len(np_toks) > 1 or topic.etype in self.topic_alone)
         ):
             how = "kind"  # 垃圾歌手 / 腾讯游戏啊: what the thing is
+        if (
+            not how
+            and "passive" in shapes
+            and self.topic_passive is not None
+            and (by := self.topic_passive.match(body)) is not None
+            # 被人偷了: the topic is what the agent did it to; 被夹了 (no agent): the speaker
+            # was, and the topic is the agent
+            and _agent_then_verb(toks, kinds, by.end())
+        ):
+            how = "passive"
+        if (
+            not how
+            and "degree" in shapes
+            and self.topic_intense is not None
+            and kinds[0] in ("ADJ", "VERB")
+            and self.topic_intense.match(body, toks[0].end)
+        ):
+            how = "degree"  # 帅死了 / 可爱极了: an evaluation with its degree after it
+        if not how and "seems" in shapes and toks[0].text in _SEEMS and len(toks) > 1:
+            how = "seems"  # 吃起来更香: how the topic seems
         if (
             not how
             and "compared" in shapes
@@ -3386,6 +3408,12 @@ def _after_aspect(toks: list[Any], j: int) -> int:
             break  # 你拿到了吗: a 了 that ends the sentence goes after the object (拿到户口本了吗)
         end = int(t.end)
     return end
+
+
+def _agent_then_verb(toks: list[Any], kinds: list[str], at: int) -> bool:
+    """A noun or pronoun starts at ``at`` (the agent after 被) and a verb follows it."""
+    k = next((i for i, t in enumerate(toks) if t.start == at), None)
+    return k is not None and kinds[k] in ("NOUN", "PRON") and "VERB" in kinds[k + 1 :]
 
 
 def _alone(name: str, ti: TurnInfo) -> bool:
