@@ -380,6 +380,25 @@ class Ellipsis:
         self.said_again_lead = int((again.get("min_lead") if again else 0) or 2)
         self.said_again_not_lead = rule_pattern(again, "not_in_turn")
         self.said_again_drop = rule_pattern(again, "drop_lead")
+        tc = self.topic_rule = lexicon.rule("completeness", "topic_comment")
+        sources = (tc.get("sources") if tc else None) or {}
+        self.topic_shapes = {str(k): frozenset(str(w) for w in v) for k, v in sources.items()}
+        self.topic_types = rule_words(tc, "types")
+        kinds = (tc.get("kinds") if tc else None) or {}
+        self.topic_kinds = {str(t): tuple(str(w) for w in ws) for t, ws in kinds.items()}
+        self.topic_alone = rule_words(tc, "kinds_alone")
+        self.topic_any_kind = tuple(sorted({w for ws in self.topic_kinds.values() for w in ws}))
+        self.topic_props = rule_words(tc, "properties") | self.attribute_nouns
+        self.topic_person_props = rule_words(tc, "person_properties")
+        self.topic_copula = rule_pattern(tc, "copula")
+        self.topic_not_cop = rule_words(tc, "not_after_copula")
+        self.topic_degrees = rule_words(tc, "degrees")
+        self.topic_not_deg = rule_words(tc, "not_after_degree") | self.human_predicates
+        self.topic_not_pred = rule_words(tc, "not_predicate")
+        self.topic_compared = rule_pattern(tc, "compared")
+        self.topic_passive = rule_pattern(tc, "passive")
+        self.topic_intense = rule_pattern(tc, "intensified")
+        self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
 
     def applies(self, state: State) -> bool:
         if state.features.length > self.max_len * 2:
@@ -412,6 +431,7 @@ class Ellipsis:
             or self._said_kind(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
             or (self._requested(done, exchange) if exchange is not None else None)
+            or (self._topic_comment(done, d, exchange) if exchange is not None else None)
         )
         return done if again is None else again
 
@@ -453,6 +473,233 @@ class Ellipsis:
             note=f"the end of the user's last turn said again: {said!r}",
             confidence=0.6,
         )
+
+    def _topic_comment(
+        self, state: State, d: Dialogue, exchange: tuple[TurnInfo, TurnInfo]
+    ) -> State | None:
+        """A comment on the one thing the last exchange was about, which it does not name,
+        when nothing else completed the query (rules/completeness.yaml ``topic_comment``): the
+        thing goes first (堡垒之夜玩不 / 堡垒之夜 / 腾讯游戏啊 -> 堡垒之夜是腾讯游戏啊; 你知道X吗 /
+        声音太有磁性了 -> X声音太有磁性了). Why: a follow-up that only predicates (太娘了 / 就是
+        一个诗人 / 味道还行) has its subject in the exchange before it, and when that exchange has
+        one topic nothing else competes. Only the comment shapes the topic's source allows."""
+        rule = self.topic_rule
+        text = state.standalone.strip()
+        said = text.rstrip("?？!！。.~ ")
+        if rule is None or not said or len(said) > self.topic_max:
+            return None
+        if self.ack is not None and self.ack.match(said):
+            return None  # 是吗我也喜欢 / 好吧: a reply to the reply, not a comment on the thing
+        found = self._one_topic(d, exchange)
+        if found is None:
+            return None
+        topic, source = found
+        name = topic.text
+        typed_both = source == "both" and any(
+            m.text == name and m.source.startswith("dictionaries/") and m.etype in _PREDICATED
+            for ti in exchange
+            for m in ti.mentions
+        )
+        shapes = self.topic_shapes.get(source, frozenset())
+        if not shapes or name in said:
+            return None
+        # 感觉好无聊的一本书: a speaker's frame (rules/completeness.yaml speaker_frames) around
+        # the comment; the topic still goes first
+        frame = self.frame.match(said) if self.frame is not None and "framed" in shapes else None
+        framed = frame is not None and 0 < frame.end() < len(said)
+        body = said[frame.end() :] if frame is not None and framed else said
+        toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        if not toks:
+            return None
+        props = self.topic_props
+        if topic.etype in _PERSON_TYPES:
+            props = props | self.topic_person_props
+        if name in props or name in self.topic_person_props:
+            return None  # 背影 / 脸好看吗: a property is no thing a comment is about
+        attr = self.mt.attribute_of(name)
+        owner, _, prop = name.rpartition("的")
+        if attr:
+            # 星巴克味道 / 味道还可以: the owner is what the comment is about
+            name = name[: -len(attr)].removesuffix("的")
+        elif prop in props and len(owner) >= 2:
+            name = owner  # 南柱赫的照片 / 是模特吗
+        np = body.rstrip("啊呀吧嘛呢哦哈啦")
+        np_toks = [t for t in self.mt.parse(np).tokens if t.text.strip()] if np else []
+        np_kinds = [kind_of(t.pos, t.text) for t in np_toks]
+        bare_np = bool(np_kinds) and np_kinds[-1] == "NOUN" and set(np_kinds) <= _COMMENT_NP
+        cop = self.topic_copula.match(body) if self.topic_copula is not None else None
+        how = ""
+        if "copula" in shapes and cop is not None and self._copula_comment(toks, kinds, cop.end()):
+            how = "copula"  # 就是一个流浪诗人 / 不就是射击游戏
+        elif (
+            "degree" in shapes
+            and len(toks) >= 2
+            and toks[0].text in self.topic_degrees
+            and kinds[1] in ("ADJ", "NOUN", "VERB")
+            and toks[1].text not in self.topic_not_deg
+            and not bare_np
+        ):
+            how = "degree"  # 太娘了 / 挺有明星气质的名字
+        elif (
+            "property" in shapes
+            and len(toks) >= 2
+            and kinds[0] == "NOUN"
+            and toks[0].text in props
+            and not bare_np
+        ):
+            how = "property"  # 声音太有磁性了 / 味道还行
+        elif (
+            "kind" in shapes
+            and bare_np
+            and "PRON" not in np_kinds
+            and np_toks[-1].text.endswith(self.topic_kinds.get(topic.etype, self.topic_any_kind))
+            # 命运之夜 / 动漫: a lone kind word of a work says which version, not what it is
+            and (len(np_toks) > 1 or topic.etype in self.topic_alone)
+        ):
+            how = "kind"  # 垃圾歌手 / 腾讯游戏啊: what the thing is
+        if (
+            not how
+            and "passive" in shapes
+            and self.topic_passive is not None
+            and (by := self.topic_passive.match(body)) is not None
+            # 被人偷了: the topic is what the agent did it to; 被夹了 (no agent): the speaker
+            # was, and the topic is the agent
+            and _agent_then_verb(toks, kinds, by.end())
+        ):
+            how = "passive"
+        if (
+            not how
+            and "degree" in shapes
+            and self.topic_intense is not None
+            and kinds[0] in ("ADJ", "VERB")
+            and self.topic_intense.match(body, toks[0].end)
+        ):
+            how = "degree"  # 帅死了 / 可爱极了: an evaluation with its degree after it
+        if not how and "seems" in shapes and toks[0].text in _SEEMS and len(toks) > 1:
+            how = "seems"  # 吃起来更香: how the topic seems
+        if (
+            not how
+            and "compared" in shapes
+            and topic.etype in self.topic_types  # 小时候 / 比辣条好吃: no thing compared
+            and self.topic_compared is not None
+            and self.topic_compared.match(body)
+        ):
+            how = "compared"  # 和博尔赫斯相比呢 / 比你高: the topic is what is compared
+        if (
+            not how
+            and "predicate" in shapes
+            and typed_both
+            and kinds[0] in ("ADV", "VERB")
+            and toks[0].text not in self.topic_not_pred
+            and not _SPEAKERS.search(body)
+            and "PRON" not in kinds
+            and not body.endswith("吧")
+        ):
+            how = "predicate"
+        if not how:
+            return None
+        new = name + ("是" if how == "kind" and cop is None and not framed else "") + text
+        return _resolved_from(
+            state,
+            rule.source,
+            new,
+            name,
+            exchange[1] if name in exchange[1].turn.content else exchange[0],
+            "topic",
+            etype=topic.etype,
+            slot="subject",
+            note=f"{how} comment on {name!r}, the one topic of the last exchange ({source})",
+            confidence=0.6,
+        )
+
+    def _copula_comment(self, toks: list[Any], kinds: list[str], at: int) -> bool:
+        """What follows the copula at ``at`` says what something is: a noun phrase, a number,
+        an adverb (就是很漂亮的意思) or the speaker's own (是我的), not a clause (是去读书),
+        a question (是什么样子的) nor a particle (是滴 / 是真的吗)."""
+        rest = [(t, k) for t, k in zip(toks, kinds, strict=True) if t.start >= at]
+        if not rest or rest[0][0].start != at:
+            return False  # 是 inside a word (是非)
+        if _HAS_QWORD.search("".join(t.text for t, _k in rest)):
+            return False  # 是什么样子的: a question about the thing, not a comment
+        t0, k0 = rest[0]
+        if t0.text in self.topic_not_cop:
+            return False
+        return (
+            k0 in ("NOUN", "NUM", "DE", "ADV")
+            or (k0 == "PRON" and t0.text in _OWN)
+            or (k0 == "ADJ" and len(rest) > 1)
+        )
+
+    def _one_topic(
+        self, d: Dialogue, exchange: tuple[TurnInfo, TurnInfo]
+    ) -> tuple[Mention, str] | None:
+        """The one thing the last exchange is about and how it is known (``both``: said by both
+        speakers; ``asked``: a typed name the assistant's question is about; ``reply``: the
+        assistant's whole reply, a bare noun phrase; ``user``: a typed name only the user
+        said), or None when the exchange names no thing or more than one."""
+        told, last = exchange
+        named: dict[str, Mention] = {}
+        for ti in (told, last):
+            for m in ti.mentions:
+                # (226cm, tagged a product: a measure, no topic)
+                if not m.is_set and m.etype in self.topic_types and not m.text[:1].isdigit():
+                    named.setdefault(m.text, m)
+        a, b = told.turn.content, last.turn.content
+        for m in self.mt.shared_spans(d):
+            if m.turn != last.turn.index or m.text not in a:
+                continue
+            # 堡垒之夜 in both turns: a title joined by 之, which the shared span stops before
+            ia, ib = a.find(m.text) + len(m.text), b.find(m.text) + len(m.text)
+            if a[ia : ia + 1] == "之" and len(a) >= ia + 2 and b[ib : ib + 2] == a[ia : ia + 2]:
+                m = said_mention(
+                    m.text + a[ia : ia + 2], m.etype, last.turn, "topic", m.start, m.source
+                )
+            named.setdefault(m.text, m)
+        reply = self.mt.bare_noun_phrase(b, _NOUN_PHRASE_KINDS)
+        if reply is not None and (not _CJK.search(reply) or _PERSONAL.search(reply)):
+            reply = None  # notime / 我的: no thing to comment on
+        if reply is not None and not any(
+            t in reply and (t in a or m.source.startswith("dictionaries/"))
+            for t, m in named.items()
+        ):
+            # (莫文蔚 / 莫文蔚很漂亮啊: the name the reply holds is the topic, not the reply)
+            named.setdefault(
+                reply, said_mention(reply, "thing", last.turn, "topic", b.find(reply), "reply")
+            )
+        # 吴亦凡的歌迷 beside 吴亦凡: the fan of the person is no other topic, the person is
+        # the topic; a name inside a longer phrase is the same topic (S7 / 云栖S7)
+        names = [
+            t
+            for t in named
+            if not any(t.startswith(u + "的") and named[u].etype in self.topic_types for u in named)
+        ]
+        names = [t for t in names if not any(t != u and t in u for u in names)]
+        if len(names) != 1:
+            return None
+        topic = named[names[0]]
+        in_told, in_last = topic.text in a, topic.text in b
+        typed = topic.etype in self.topic_types and (
+            topic.source.startswith(("dictionaries/", "rules/"))
+            or any(
+                m.text == topic.text and m.source.startswith("dictionaries/")
+                for ti in (told, last)
+                for m in ti.mentions
+            )
+        )
+        if in_told and in_last:
+            return topic, "both"
+        if in_last and reply == topic.text:
+            return topic, "reply"
+        # a typed name one speaker said is the topic only when that turn names nothing else
+        # (感觉潮汕的东西都挺好吃的: 都挺好 inside a clause about 潮汕 is no topic)
+        if not typed:
+            return None
+        if in_last and is_question(last.parse) and _alone(topic.text, last):
+            return topic, "asked"
+        if in_told and not in_last and not last.mentions and _alone(topic.text, told):
+            return topic, "user"
+        return None
 
     def _own_question(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The user's own yes/no question of the last exchange answered, or asked again, with
@@ -3454,6 +3701,12 @@ _NOT_IN_THING = frozenset({"ADV", "PRON", "PART", "TIME", "NUM", "AUX", "CONJ"})
 _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
 _MEASURES = frozenset("岁点号个月天年次斤块周")  # what a bare number answer to 几 / 多少 counts
 _SPEAKERS = re.compile(r"[你我您咱]")
+# the words a bare noun phrase of a comment may hold (腾讯游戏 / 很细心的一个星座), and the
+# speakers a copula comment may name as the owner (是我的 / 是我们最好的学习榜样)
+_COMMENT_NP = frozenset({"NOUN", "DE", "NUM", "ADJ", "ADV"})
+_OWN = frozenset({"我", "我们", "你", "你们"})
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_PREDICATED = frozenset({"person", "work"})
 _TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
 
 
@@ -3509,6 +3762,17 @@ def _after_aspect(toks: list[Any], j: int) -> int:
             break  # 你拿到了吗: a 了 that ends the sentence goes after the object (拿到户口本了吗)
         end = int(t.end)
     return end
+
+
+def _agent_then_verb(toks: list[Any], kinds: list[str], at: int) -> bool:
+    """A noun or pronoun starts at ``at`` (the agent after 被) and a verb follows it."""
+    k = next((i for i, t in enumerate(toks) if t.start == at), None)
+    return k is not None and kinds[k] in ("NOUN", "PRON") and "VERB" in kinds[k + 1 :]
+
+
+def _alone(name: str, ti: TurnInfo) -> bool:
+    """``name`` is the only thing the turn names (mentions inside it or holding it aside)."""
+    return all(m.text in name or name in m.text for m in ti.mentions)
 
 
 def _is_pronounish(m: Mention) -> bool:
