@@ -456,8 +456,9 @@ class ContextAnalyzer:
     def _is_chitchat(self, text: str) -> bool:
         t = self.lexicon.normalizer(text).text
         bare = t.strip(" ,.!?~")
-        if any(pat.fullmatch(bare) for pat, _src in self.chitchat_patterns):
-            return True
+        for pat, _src in self.chitchat_patterns:
+            if pat.fullmatch(bare):
+                return True
         return t.strip() != "" and self._chitchat_only.fullmatch(t) is not None
 
     def analyze(self, turn: Turn) -> TurnInfo:
@@ -502,7 +503,10 @@ class ContextAnalyzer:
         for x in dict_spans:
             dict_at.setdefault(x[:2], x)
         # the last subject of the turn: a subject before it is the topic
-        last_subj = max((t.i for t in toks if t.rel == "subj"), default=-1)
+        last_subj = -1
+        for t in toks:
+            if t.rel == "subj":
+                last_subj = t.i
         for a, b in noun_phrases(parse):
             if (
                 b - a >= 2
@@ -689,8 +693,10 @@ class ContextAnalyzer:
                 members.append((s, e))
             frame_set = (members, fsrc)
             break
+        spans = {o[:2] for o in out}
         for ds, de, dt, dsrc in dict_spans:  # dictionary entities not already a mention
-            if not any(s == ds and de == e for s, e, *_ in out):
+            if (ds, de) not in spans:
+                spans.add((ds, de))
                 out.append((ds, de, text[ds:de], text[ds:de], dt, dsrc + "|dep", True))
         out.sort()
         mentions: list[Mention] = []
@@ -721,7 +727,10 @@ class ContextAnalyzer:
             src, gram = src_gram.rsplit("|", 1)
             if not prot:
                 # 射手座: a name of a closed kind, whatever its tag
-                etype = next((t for p, t in self.named_kinds if p.fullmatch(phrase)), etype)
+                for p, kind in self.named_kinds:
+                    if p.fullmatch(phrase):
+                        etype = kind
+                        break
             mentions.append(
                 new_mention(phrase, hd, etype, turn.index, turn.role, gram, s, e, k, src, (), prot)
             )
