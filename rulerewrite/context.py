@@ -491,7 +491,7 @@ class ContextAnalyzer:
         lead = self.addressee.match(text) if self.addressee is not None else None
         cut = lead.end() if lead is not None else 0
         dict_spans: list[tuple[int, int, str, str]] = []  # original offsets, etype, source
-        for m in self.lexicon.match(norm):
+        for m in self.lexicon.match_tuple(norm):  # the memoised hits, not a copy
             ent = m.first("entity")
             if ent is not None:
                 s, en = norm.to_original(m.start, m.end)
