@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulerewrite.errors import QueryError
 from rulerewrite.fastinit import fast_init, fast_replace
-from rulerewrite.text.builtin_parser import is_stray_char, may_end_name
+from rulerewrite.text.builtin_parser import is_stray_char, kind_of, may_end_name, noun_phrases
 from rulerewrite.text.normalize import clean_query
 from rulerewrite.text.parse import Parse, Parser, Token
 
@@ -411,12 +411,11 @@ class ContextAnalyzer:
             key=len,
             reverse=True,
         )
-        # one alternation, longest words first: the same as replacing each word in turn
-        self._chitchat_re = (
-            re.compile("|".join(re.escape(w) for w in self.chitchat_words if w))
-            if any(self.chitchat_words)
-            else None
-        )
+        # the turn read left to right: at each place the first listed (longest) chit-chat word
+        # that starts there, else one punctuation mark or particle; possessive, so a word once
+        # taken is never given back (the same as blanking the words, then the marks)
+        words = "".join(re.escape(w) + "|" for w in self.chitchat_words if w)
+        self._chitchat_only = re.compile(f"(?:{words}{_PUNCT_OR_PARTICLE_CHAR})*+")
         # per turn (index, role, text): a key of plain values, hashed and compared in C (a
         # Turn's dataclass __hash__ / __eq__ run in Python, ~3 us a lookup on every rewrite)
         self._analyze_at = lru_cache(maxsize=cache)(self._analyze_at_uncached)
@@ -424,6 +423,8 @@ class ContextAnalyzer:
         # that moves in the window (the caller sends the last N messages) is not analysed again
         self._analyze_said = lru_cache(maxsize=cache)(self._analyze_said_uncached)
         self.is_chitchat = lru_cache(maxsize=cache)(self._is_chitchat)  # type: ignore[method-assign]
+        # a head word's type, asked of the same few words for every phrase of every turn
+        self.type_of = lru_cache(maxsize=cache)(self._type_of)  # type: ignore[method-assign]
 
     def dialogue(self, history: Sequence[Turn], *, lazy: bool = False) -> Dialogue:
         """The window: the last ``window`` exchanges, chit-chat turns dropped. ``lazy``: the
@@ -454,12 +455,11 @@ class ContextAnalyzer:
 
     def _is_chitchat(self, text: str) -> bool:
         t = self.lexicon.normalizer(text).text
+        bare = t.strip(" ,.!?~")
         for pat, _src in self.chitchat_patterns:
-            if pat.fullmatch(t.strip(" ,.!?~")):
+            if pat.fullmatch(bare):
                 return True
-        rest = self._chitchat_re.sub(" ", t) if self._chitchat_re is not None else t
-        rest = _PUNCT_OR_PARTICLE.sub("", rest)
-        return not rest and t.strip() != ""
+        return t.strip() != "" and self._chitchat_only.fullmatch(t) is not None
 
     def analyze(self, turn: Turn) -> TurnInfo:
         """The analysis of one turn (memoised per index, role and text)."""
@@ -484,8 +484,6 @@ class ContextAnalyzer:
         return TurnInfo(turn, parse, mentions, chit)
 
     def _mentions(self, turn: Turn, parse: Parse) -> list[Mention]:
-        from rulerewrite.text.builtin_parser import kind_of, noun_phrases
-
         text = parse.text
         toks = parse.tokens
         norm = self.lexicon.normalizer(text)
@@ -493,13 +491,22 @@ class ContextAnalyzer:
         lead = self.addressee.match(text) if self.addressee is not None else None
         cut = lead.end() if lead is not None else 0
         dict_spans: list[tuple[int, int, str, str]] = []  # original offsets, etype, source
-        for m in self.lexicon.match(norm):
+        for m in self.lexicon.match_tuple(norm):  # the memoised hits, not a copy
             ent = m.first("entity")
             if ent is not None:
                 s, en = norm.to_original(m.start, m.end)
                 if en > cut:
                     dict_spans.append((max(s, cut), en, ent.etype or "other", ent.source))
         out: list[tuple[int, int, str, str, str, str, bool]] = []
+        # the dictionary entity spanning exactly (start, end): the first found wins
+        dict_at: dict[tuple[int, int], tuple[int, int, str, str]] = {}
+        for x in dict_spans:
+            dict_at.setdefault(x[:2], x)
+        # the last subject of the turn: a subject before it is the topic
+        last_subj = -1
+        for t in toks:
+            if t.rel == "subj":
+                last_subj = t.i
         for a, b in noun_phrases(parse):
             if (
                 b - a >= 2
@@ -568,13 +575,13 @@ class ContextAnalyzer:
                         s, e = max(s, ds), min(e, de)
                         phrase = text[s:e]
             gram = head.rel if head.rel in ("subj", "obj", "coo") else "dep"
-            if gram == "subj" and any(t.rel == "subj" and t.i > head.i for t in toks):
+            if gram == "subj" and last_subj > head.i:
                 gram = "topic"
             out.append((s, e, phrase, head.text, etype, src + "|" + gram, prot))
             # named modifiers inside the phrase (深圳 in 深圳的落户条件), not the pieces of a
             # word it was widened over (陈婉 of 陈婉/婷)
             for t in toks[a0 : b0 - 1]:
-                whole = next((x for x in dict_spans if x[:2] == (t.start, t.end)), None)
+                whole = dict_at.get((t.start, t.end))
                 if whole is not None:
                     # a dictionary entity modifying the head (海绵宝宝动画): typed by the
                     # dictionary, yet not salient as an entity on its own
@@ -686,8 +693,10 @@ class ContextAnalyzer:
                 members.append((s, e))
             frame_set = (members, fsrc)
             break
+        spans = {o[:2] for o in out}
         for ds, de, dt, dsrc in dict_spans:  # dictionary entities not already a mention
-            if not any(s == ds and de == e for s, e, *_ in out):
+            if (ds, de) not in spans:
+                spans.add((ds, de))
                 out.append((ds, de, text[ds:de], text[ds:de], dt, dsrc + "|dep", True))
         out.sort()
         mentions: list[Mention] = []
@@ -718,7 +727,10 @@ class ContextAnalyzer:
             src, gram = src_gram.rsplit("|", 1)
             if not prot:
                 # 射手座: a name of a closed kind, whatever its tag
-                etype = next((t for p, t in self.named_kinds if p.fullmatch(phrase)), etype)
+                for p, kind in self.named_kinds:
+                    if p.fullmatch(phrase):
+                        etype = kind
+                        break
             mentions.append(
                 new_mention(phrase, hd, etype, turn.index, turn.role, gram, s, e, k, src, (), prot)
             )
@@ -801,6 +813,10 @@ class ContextAnalyzer:
         return self._suffix_type[m.group()]
 
     def type_of(self, head: str, pos: str) -> str:
+        """The entity type of a phrase with this head word and tag (memoised per word and tag)."""
+        return self._type_of(head, pos)
+
+    def _type_of(self, head: str, pos: str) -> str:
         if _CODE.fullmatch(head):
             return "code"
         if head in self.not_human:
@@ -821,7 +837,7 @@ class ContextAnalyzer:
         return "thing"
 
 
-_PUNCT_OR_PARTICLE = re.compile(r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢吧嘛哈呵嘿么噢喔耶]+")
+_PUNCT_OR_PARTICLE_CHAR = r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢吧嘛哈呵嘿么噢喔耶]"
 
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
