@@ -181,8 +181,6 @@ class Coreference:
         self.vo_refs = rule_words(vo, "refs")
         self.vo_before = rule_pattern(vo, "before")
         self.vo_after = rule_pattern(vo, "after")
-        self.vo_object = rule_pattern(vo, "object")
-        self.vo_not = rule_pattern(vo, "x_not")
         self.vo_consume = rule_words(vo, "consume")
         # 皮囊这本书 / 柯南我看过 / 《X》: a title the last exchange said in a frame of its kind
         # (rules/coreference.yaml ``title_frames``)
@@ -1418,22 +1416,19 @@ class Coreference:
         the object a turn of the last exchange, the reply first, says right after the same
         verb (rules/coreference.yaml ``verb_object``: 我在吃辣条 / 我喜欢吃这个 -> 辣条). None
         when the query has no such verb or no turn such an object."""
-        verb = self._object_verb(text, ref) if self.vo_object is not None else None
-        if verb is None or self.vo_object is None:
+        verb = self._object_verb(text, ref)
+        if verb is None:
             return None
-        for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
-            toks = self.mt.parse(turn.content).tokens
-            starts = {t.start for t in toks}
-            ends = {t.end for t in toks}
-            for m in self.vo_object.finditer(turn.content):
-                x = m.group("x")
-                if m.group("verb") != verb or (self.vo_not is not None and self.vo_not.search(x)):
-                    continue
-                if not {m.start("verb"), m.start("x")} <= starts or m.end("x") not in ends:
-                    continue  # 计算机科学与技术: 学 inside a word is no verb
-                if x in text or self.mt.is_category(x):
-                    continue
-                return said_mention(x, "thing", turn, "obj", m.start("x"), self.vo_source)
+        exchange = last_exchange(state, self.mt.dialogue(state))
+        said = (
+            self.mt.verb_object((exchange[1], exchange[0]), (verb,), query=text, kinds=False)
+            if exchange is not None
+            else None
+        )
+        if said is not None:
+            obj, ti = said
+            at = max(ti.turn.content.find(obj), 0)
+            return said_mention(obj, "thing", ti.turn, "obj", at, self.vo_source)
         # 最近什么电影好看 / 一出好戏吧… / 这个不好看: a title of the verb's kind
         return self._framed_title(state, text[: ref.start], verb)
 

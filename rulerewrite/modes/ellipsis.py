@@ -21,6 +21,8 @@ from rulerewrite.modes.multiturn import (
     ANSWER_KINDS,
     BY_USER,
     NAMED_TYPES,
+    PERSON_PRONOUNS,
+    RECIPIENTS,
     MultiTurn,
     ask,
     is_question,
@@ -38,7 +40,6 @@ from rulerewrite.text.parse import Parse, Token
 
 # the assistant's 你 is the user's 我 when an answer repeats a question; the assistant's own 我 is dropped
 _PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
-_PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "它", "他们", "她们"})
 
 # the longer leads first: with 那 first, 那么机场的呢 read as 那 + 么机场 (a question word)
 _NE = re.compile(
@@ -72,7 +73,6 @@ _WHICH_OF = frozenset({"什么", "啥", "哪个", "哪种", "哪款", "哪家", 
 _POTENTIAL = frozenset({"不到", "得到", "不了", "得了", "不起", "得起", "不动", "不完", "不懂"})
 # aspect particles a verb keeps before its object (玩过 + 吃鸡, 买了 + 房)
 # who receives after a verb of giving (给我 / 教你)
-_RECIPIENTS = frozenset({"我", "你", "他", "她", "我们", "你们"})
 # verbs of going, whose missing object may be a place
 _GOING = ("去", "来", "到", "回")
 # the wh-words that ask where (an answer may open with 在)
@@ -148,7 +148,7 @@ class Ellipsis:
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
-        self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
+        self.echo_moods = self.mt.echo_moods
         self.aspects = frozenset((dangling.get("aspects") or ()) if dangling else ())
         self.negations = frozenset((dangling.get("negations") or ()) if dangling else ())
         self.negated = tuple(sorted(self.negations, key=len, reverse=True))  # 没有 before 没
@@ -348,7 +348,7 @@ class Ellipsis:
         self.own_said_pre = rule_pattern(own, "said_pre")
         self.own_max = int((own.get("max_object") if own else 0) or 10)
         self.vo_rule = lexicon.rule("completeness", "verb_object")
-        self.vo_max = int((self.vo_rule.get("max_object") if self.vo_rule else 0) or 8)
+        self.vo_max = self.mt.vo_max
         kinds = (self.vo_rule.get("kinds") if self.vo_rule else None) or {}
         self.vo_kinds = {str(k): tuple(str(w) for w in ws) for k, ws in kinds.items()}
         self.vo_judged = rule_pattern(self.vo_rule, "judged")
@@ -766,7 +766,7 @@ class Ellipsis:
             x
             and x not in text
             and any(mt.text == x for mt in exchange[1].mentions)
-            and not _PRONOUNS & self._words(x)
+            and not PERSON_PRONOUNS & self._words(x)
         ):
             note = f"{v} is about {x!r} the assistant asked of"
             return _resolved_from(
@@ -780,12 +780,13 @@ class Ellipsis:
                 note=note,
                 confidence=0.6,
             )
-        verbs = (v, *self.vo_kinds.get(v, ()))
-        for ti in (exchange[1], exchange[0]):
-            obj = next((o for o in (self._object_of(ti, w) for w in verbs) if o), None)
-            if obj is not None and obj not in text:
-                note = f"{v} takes its object {obj!r} as said there"
-                return _object_after(state, rule.source, text, at, obj, ti, note)
+        said = self.mt.verb_object(
+            (exchange[1], exchange[0]), (v, *self.vo_kinds.get(v, ())), query=text
+        )
+        if said is not None:
+            obj, ti = said
+            note = f"{v} takes its object {obj!r} as said there"
+            return _object_after(state, rule.source, text, at, obj, ti, note)
         # 剑风传奇 / 本命漫画又更了 / 你也喜欢: the user's turn opening the exchange named the
         # thing talked about alone (not a reply to an earlier turn of the assistant's)
         told = exchange[0]
@@ -902,51 +903,12 @@ class Ellipsis:
         kinds = [kind_of(t.pos, t.text) for t in toks]
         if kinds[0] != "NOUN" or kinds[-1] != "NOUN" or any(k not in ("NOUN", "DE") for k in kinds):
             return None
-        if any(t.text in _PRONOUNS or is_question_word(t.text) for t in toks):
+        if any(t.text in PERSON_PRONOUNS or is_question_word(t.text) for t in toks):
             return None
         # a phrase the turn names whole, not a person's kind (朋友 / 老师)
         if not any(m.text == said and m.etype not in _PERSON_TYPES for m in ti.mentions):
             return None
         return said
-
-    def _object_of(self, ti: TurnInfo, verb: str) -> str | None:
-        """The noun phrase after ``verb`` in turn ``ti`` (after its aspect or a count: 吃了点 /
-        有三台), or the noun jieba joined to it (吃火锅); None when it has none, names a person
-        or is longer than the rule's ``max_object``. Spaces stay tokens: a phrase after one
-        belongs to the next clause (头像换了 太丑了: no object of 换)."""
-        ptoks = list(ti.parse.tokens)
-        for k, t in enumerate(ptoks):
-            w = t.text
-            if self._verb_form(w, verb):
-                j = k
-                while j + 1 < len(ptoks) and (
-                    ptoks[j + 1].text in ("了", "过", "着")
-                    or kind_of(ptoks[j + 1].pos, ptoks[j + 1].text) == "NUM"
-                    # 送你 + 月饼: who receives, after a verb of giving only (认识我哥哥)
-                    or (j == k and verb in self.give_verbs and ptoks[j + 1].text in _RECIPIENTS)
-                ):
-                    j += 1
-                obj = self._noun_object(ti, ptoks, j)
-            else:
-                obj = self._bound_object(ptoks, k, {verb})
-            # a pronoun names a person (你的照片), 吉他 holds no 他
-            if not obj or len(obj) > self.vo_max or _PRONOUNS & self._words(obj):
-                continue
-            at = ti.turn.content.find(obj, t.start)
-            if ti.turn.content[at + len(obj) : at + len(obj) + 1] != "的":
-                return obj  # 买进口的: 进口 modifies a thing, it is none
-        return None
-
-    def _verb_form(self, word: str, verb: str) -> bool:
-        """``word`` of a history turn is ``verb`` with its aspect, its negation or a mood word
-        before it (换了 / 没用过 / 爱看), or a two-character verb ending with it (更换 / 阅读)."""
-        w = word[:-1] if word[-1:] in "了过着" and len(word) > len(verb) else word
-        w = w[1:] if w[:1] in "不没" and len(w) > len(verb) else w
-        return (
-            w == verb
-            or self._same_verb(w, {verb})
-            or (len(verb) == 1 and len(w) == 2 and w[1] == verb and w[0] not in self.echo_moods)
-        )
 
     def _words(self, text: str) -> set[str]:
         return {t.text for t in self.mt.parse(text).tokens}
@@ -1126,7 +1088,7 @@ class Ellipsis:
             and not (no_person and c.mention.etype in _PERSON_TYPES)
             # a phrase that itself refers (三者 / 其以及…) fills nothing; coreference's business
             and not self.mt.references(c.mention.text)
-            and not self._clause(c.mention)
+            and not self.mt.is_clause(c.mention)
         ]
         # a name inside a longer phrase that scores about as well (S7 in 云栖S7扫地机) is the same
         # referent, not a rival: keep the longer phrase
@@ -1611,7 +1573,7 @@ class Ellipsis:
         ]
         if (
             len(rest) >= 2
-            and rest[-1][0].text in _RECIPIENTS
+            and rest[-1][0].text in RECIPIENTS
             and rest[-2][0].text in self.give_verbs
             and len(parse.text) <= self.short_len
         ):
@@ -1771,14 +1733,6 @@ class Ellipsis:
         ):
             return None
         return toks[j].end
-
-    def _clause(self, m: Mention) -> bool:
-        """A phrase the chunker or the shared-span finder made that holds an adverb
-        (全世界的客户都想不花钱 / 兴奋点大大增加) is a clause, not a thing to put back; a topic
-        frame's title (我不是药神) stands as written."""
-        if m.source.startswith("rules/") or m.protected:
-            return False
-        return any(kind_of(t.pos, t.text) == "ADV" for t in self.mt.parse(m.text).tokens)
 
     def _has_object(self, toks: list[Any], kinds: list[str], j: int) -> bool:
         """The verb ``toks[j]`` already has its object in front (墨西哥去过了 / 三体也看过: a
@@ -2052,7 +2006,7 @@ class Ellipsis:
             kind_of(t.pos, t.text)
             for k, t in enumerate(words)
             # 您的订单: a possessive pronoun belongs to the noun phrase
-            if not (t.text in _PRONOUNS and k + 1 < len(words) and words[k + 1].text == "的")
+            if not (t.text in PERSON_PRONOUNS and k + 1 < len(words) and words[k + 1].text == "的")
         }
         if not rest and (not kinds <= {"NOUN", "DE", "NUM"} or "NOUN" not in kinds):
             return None
@@ -2120,8 +2074,8 @@ class Ellipsis:
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                same = self._same_verb(t.text, verbs)
-                bound = None if modal or same else self._bound_object(ptoks, k, verbs)
+                same = self.mt.same_verb(t.text, verbs)
+                bound = None if modal or same else self.mt.bound_object(ptoks, k, verbs)
                 if not same and bound is None:
                     continue
                 if t.text in flipped and ti.turn.role != "user" and _YES_NO.search(ti.turn.content):
@@ -2151,7 +2105,7 @@ class Ellipsis:
                     end = _after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
                     return self._echoed(state, ti, new, obj, verb, what)
-                named = bound or self._noun_object(ti, ptoks, k)
+                named = bound or self.mt.noun_object(ti, ptoks, k)
                 if named is None:
                     continue
                 obj = named
@@ -2166,20 +2120,6 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
-
-    def _bound_object(self, ptoks: list[Any], k: int, verbs: set[str]) -> str | None:
-        """The noun a verb-object word ``ptoks[k]`` of a history turn has after one of the
-        one-character ``verbs``: 吃药 said and 赶紧吃 asked give 药 (jieba keeps 吃药 / 喝酒 /
-        吃火锅 whole); None for a verb and its complement (打开 / 吃完), a reduplication (看看),
-        or a word a noun or modifier goes on from (做法简单 / 查理普斯: no verb and object)."""
-        t = ptoks[k]
-        w = t.text
-        if len(w) < 2 or w[0] not in verbs or w[1] == w[0] or kind_of(t.pos, w) != "VERB":
-            return None
-        if k + 1 < len(ptoks) and kind_of(ptoks[k + 1].pos, ptoks[k + 1].text) in _GOES_ON:
-            return None
-        rest = self.mt.parse(w[1:]).tokens
-        return w[1:] if rest and all(kind_of(u.pos, u.text) == "NOUN" for u in rest) else None
 
     def _led(self, toks: list[Any], j: int) -> bool:
         """The verb ``toks[j]`` follows a modal or a helper (你能说吗 / 你给我发, rules/
@@ -2213,9 +2153,9 @@ class Ellipsis:
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                if not self._same_verb(t.text, {verb}):
+                if not self.mt.same_verb(t.text, {verb}):
                     continue
-                obj = self._noun_object(ti, ptoks, k)
+                obj = self.mt.noun_object(ti, ptoks, k)
                 if obj is None:
                     continue
                 if obj in text or _PERSONAL.search(obj):
@@ -2247,8 +2187,8 @@ class Ellipsis:
         for ti in reversed(exchange) if obj is None else ():
             toks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(toks):
-                if self._same_verb(t.text, {verb}):
-                    obj, src = self._noun_object(ti, toks, k), ti
+                if self.mt.same_verb(t.text, {verb}):
+                    obj, src = self.mt.noun_object(ti, toks, k), ti
                     if obj is not None:
                         break
             if obj is not None:
@@ -2395,7 +2335,7 @@ class Ellipsis:
             for k in reversed(ks):
                 while k + 1 < len(ptoks) and ptoks[k + 1].text in self.copula_counts:
                     k += 1  # 是个小吃货: the count is no part of what it is
-                obj = self._noun_object(ti, ptoks, k)
+                obj = self.mt.noun_object(ti, ptoks, k)
                 if obj is not None and self.copula_drop_end is not None:
                     obj = self.copula_drop_end.sub("", obj)  # 大猪蹄子哈哈
                 if not obj or _PERSONAL.search(obj) or _HAS_QWORD.search(obj):
@@ -2525,42 +2465,6 @@ class Ellipsis:
             note=f"what was said is {name.text!r}, the name the {role}'s last turn said",
             confidence=0.6,
         )
-
-    def _same_verb(self, word: str, verbs: set[str] | frozenset[str]) -> bool:
-        """``word`` of a history turn is one of ``verbs``, or one of them after a mood word
-        jieba joined to it: 爱看 / 想玩 of the last turn and 没看过 / 不玩 of the query are one
-        verb (rules/completeness.yaml echo_moods)."""
-        return word in verbs or (len(word) == 2 and word[0] in self.echo_moods and word[1] in verbs)
-
-    def _noun_object(self, ti: TurnInfo, ptoks: list[Any], k: int) -> str | None:
-        """The noun phrase right after the verb ``ptoks[k]`` of turn ``ti`` (nouns, a 的 inside
-        them), as the turn's own mention there says it whole (魔道祖师, not 魔 of 魔/道/祖师);
-        None when there is none or it opens with a number's digits (阴转雨夹雪0度: no object of
-        雨夹雪)."""
-        np: list[Any] = []
-        rest = ptoks[k + 1 :]
-        for n, u in enumerate(rest):
-            kind = kind_of(u.pos, u.text)
-            # 麻辣香锅 / 红烧肉: a modifier (tagged a, b or z) right before a noun opens the phrase
-            modifier = (kind == "ADJ" or u.pos == "z") and (
-                n + 1 < len(rest) and kind_of(rest[n + 1].pos, rest[n + 1].text) == "NOUN"
-            )
-            if kind == "NOUN" or (np and u.text == "的") or modifier:
-                np.append(u)
-                continue
-            break
-        while np and kind_of(np[-1].pos, np[-1].text) != "NOUN":
-            np.pop()  # the phrase ends with its noun (not 的, not a bare modifier)
-        if not np or np[0].text.isdigit():
-            return None
-        whole = [
-            m
-            for m in ti.mentions
-            if m.start == np[0].start and m.end >= np[-1].end and not self._clause(m)
-        ]
-        if whole:
-            return max(whole, key=lambda m: m.end).text
-        return ti.turn.content[np[0].start : np[-1].end]
 
     def _echoed(
         self, state: State, ti: TurnInfo, new: str, obj: str, verb: str, what: str
@@ -3689,7 +3593,6 @@ _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
 _POSSESSOR = re.compile(r"^(?:你|我|您|他|她)们?的")
 _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clauses
 # a statement's final mood words and punctuation (爱许嵩啊 / 我爱巧克力~); not a question's 吗
-_GOES_ON = frozenset(("NOUN", "ADJ", "DE"))  # what a noun phrase goes on with
 _YES_NO = re.compile(r"[吗么][?？!！。.~\s]*$")  # a turn asking a yes/no question
 _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
 _NEGATED_END = re.compile(r"[不没]$")  # a verb negated right before it (不穿 / 没吃)

@@ -47,6 +47,12 @@ ATTRIBUTE_TYPES = frozenset(
 )  # dictionary entities that name an attribute (等待期)  # untyped phrases may still name a person
 
 
+# a pronoun names a person (你的照片); who receives after a verb of giving (送你月饼)
+PERSON_PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "它", "他们", "她们"})
+RECIPIENTS = frozenset({"我", "你", "他", "她", "我们", "你们"})
+_GOES_ON = frozenset(("NOUN", "ADJ", "DE"))  # what a noun phrase goes on with
+
+
 @dataclass(frozen=True, slots=True)
 class Ref:
     """A referring expression in the current text (offsets on ``state.standalone``)."""
@@ -202,6 +208,15 @@ class MultiTurn:
                 self.category_nouns = frozenset(self.category_types)
             elif r.get("words"):
                 self.words[r.id] = frozenset(str(w) for w in r.get("words"))
+        # the object a verb had in the last exchange (``verb_object``): its longest length, the
+        # mood words jieba joins to a verb (爱看: rules/completeness.yaml dangling_verbs
+        # echo_moods) and the verbs of giving, which take who receives before it (送你月饼)
+        vo = lexicon.rule("completeness", "verb_object")
+        self.vo_max = int((vo.get("max_object") if vo else 0) or 8)
+        dangling = lexicon.rule("completeness", "dangling_verbs")
+        self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
+        self.vo_give = self.wordset("give_verbs")
+        self.vo_counts = frozenset(str(w) for w in ((vo.get("work_counts") or ()) if vo else ()))
         titles = sorted(self.wordset("title_hints"), key=len, reverse=True)
         self._title_re = re.compile("|".join(map(re.escape, titles)) or "(?!)")
         # a narrative statement (rules/coreference.yaml thresholds): longer than statement_len
@@ -368,6 +383,156 @@ class MultiTurn:
     def is_category(self, noun: str) -> bool:
         """这款**手机** / 这家**公司** / 这个**药**: a noun that names the kind, not the thing."""
         return noun in self.category_nouns
+
+    def verb_object(
+        self, turns: Sequence[TurnInfo], verbs: Sequence[str], *, query: str, kinds: bool = True
+    ) -> tuple[str, TurnInfo] | None:
+        """The object verb ``verbs[0]`` had in ``turns`` (the last exchange, the reply first;
+        rules/completeness.yaml ``verb_object``: 我在吃辣条 -> 辣条 for 吃), failing it the object of
+        one of the other ``verbs`` (a verb of having for a verb of giving: 我带了充电宝 / 给我),
+        searched turn by turn: the noun phrase after the verb's aspect or a count (``_object_of``).
+        An object the ``query`` already says is none; with ``kinds`` False neither is a noun
+        that names a kind (这款手机: 手机). None when no turn has one."""
+        for ti in turns:
+            obj = next((o for o in (self._object_of(ti, w) for w in verbs) if o), None)
+            if obj is not None and obj not in query and (kinds or not self.is_category(obj)):
+                return obj, ti
+        return None
+
+    def _object_of(self, ti: TurnInfo, verb: str) -> str | None:
+        """The noun phrase after ``verb`` in turn ``ti`` (after its aspect or a count: 吃了点 /
+        有三台), or the noun jieba joined to it (吃火锅); None when it has none, names a person
+        or is longer than the rule's ``max_object``. Spaces stay tokens: a phrase after one
+        belongs to the next clause (头像换了 太丑了: no object of 换)."""
+        ptoks = list(ti.parse.tokens)
+        for k, t in enumerate(ptoks):
+            w = t.text
+            if self._verb_form(w, verb, t.pos):
+                j = k
+                while j + 1 < len(ptoks) and (
+                    ptoks[j + 1].text in ("了", "过", "着")
+                    or kind_of(ptoks[j + 1].pos, ptoks[j + 1].text) == "NUM"
+                    # 送你 + 月饼: who receives, after a verb of giving only (认识我哥哥)
+                    or (j == k and verb in self.vo_give and ptoks[j + 1].text in RECIPIENTS)
+                ):
+                    j += 1
+                obj = self.noun_object(ti, ptoks, j)
+                if obj is None and j > k and ptoks[j].text[-1:] in self.vo_counts:
+                    obj = self._counted_title(ptoks, j)
+            else:
+                obj = self.bound_object(ptoks, k, {verb})
+            # a pronoun names a person (你的照片), 吉他 holds no 他
+            if (
+                not obj
+                or len(obj) > self.vo_max
+                or PERSON_PRONOUNS & {u.text for u in self.parse(obj).tokens}
+            ):
+                continue
+            at = ti.turn.content.find(obj, t.start)
+            if ti.turn.content[at + len(obj) : at + len(obj) + 1] == "的":
+                continue  # 买进口的: 进口 modifies a thing, it is none
+            # 喝朋友送的茶: 朋友 says who gave it
+            after = [u for u in ptoks[k + 1 :] if u.start >= at + len(obj)][:2]
+            if (
+                len(after) == 2
+                and after[1].text == "的"
+                and kind_of(after[0].pos, after[0].text) == "VERB"
+            ):
+                continue
+            return obj
+        return None
+
+    def _counted_title(self, ptoks: list[Any], j: int) -> str | None:
+        """What a measure of works ``ptoks[j]`` counts (唱首征服 / 看部无间道): the words after
+        it to the end of their clause, whatever their tags (a title may be a verb: 征服); None
+        when a particle, a pronoun or a question word is among them."""
+        words: list[Any] = []
+        for u in ptoks[j + 1 :]:
+            if kind_of(u.pos, u.text) in ("PUNCT", "PART") or not u.text.strip():
+                break
+            if u.text in PERSON_PRONOUNS or is_question_word(u.text):
+                return None
+            words.append(u)
+        if not words or len(words) > 2:
+            return None
+        title = "".join(u.text for u in words)
+        return title if len(title) >= 2 else None
+
+    def _verb_form(self, word: str, verb: str, pos: str) -> bool:
+        """``word`` (tagged ``pos``) of a history turn is ``verb`` with its aspect, its negation
+        or a mood word before it (换了 / 没用过 / 爱看), or a two-character verb ending with it
+        (更换 / 阅读; not a noun such as 边玩 of 边玩边学)."""
+        w = word[:-1] if word[-1:] in "了过着" and len(word) > len(verb) else word
+        w = w[1:] if w[:1] in "不没" and len(w) > len(verb) else w
+        return (
+            w == verb
+            or self.same_verb(w, {verb})
+            or (
+                len(verb) == 1
+                and len(w) == 2
+                and w[1] == verb
+                and w[0] not in self.echo_moods
+                and kind_of(pos, word) == "VERB"
+            )
+        )
+
+    def same_verb(self, word: str, verbs: set[str] | frozenset[str]) -> bool:
+        """``word`` of a history turn is one of ``verbs``, or one of them after a mood word
+        jieba joined to it: 爱看 / 想玩 of the last turn and 没看过 / 不玩 of the query are one
+        verb (rules/completeness.yaml echo_moods)."""
+        return word in verbs or (len(word) == 2 and word[0] in self.echo_moods and word[1] in verbs)
+
+    def noun_object(self, ti: TurnInfo, ptoks: list[Any], k: int) -> str | None:
+        """The noun phrase right after the verb ``ptoks[k]`` of turn ``ti`` (nouns, a 的 inside
+        them), as the turn's own mention there says it whole (魔道祖师, not 魔 of 魔/道/祖师);
+        None when there is none or it opens with a number's digits (阴转雨夹雪0度: no object of
+        雨夹雪)."""
+        np: list[Any] = []
+        rest = ptoks[k + 1 :]
+        for n, u in enumerate(rest):
+            kind = kind_of(u.pos, u.text)
+            # 麻辣香锅 / 红烧肉: a modifier (tagged a, b or z) right before a noun opens the phrase
+            modifier = (kind == "ADJ" or u.pos == "z") and (
+                n + 1 < len(rest) and kind_of(rest[n + 1].pos, rest[n + 1].text) == "NOUN"
+            )
+            if kind == "NOUN" or (np and u.text == "的") or modifier:
+                np.append(u)
+                continue
+            break
+        while np and kind_of(np[-1].pos, np[-1].text) != "NOUN":
+            np.pop()  # the phrase ends with its noun (not 的, not a bare modifier)
+        if not np or np[0].text.isdigit():
+            return None
+        whole = [
+            m
+            for m in ti.mentions
+            if m.start == np[0].start and m.end >= np[-1].end and not self.is_clause(m)
+        ]
+        if whole:
+            return max(whole, key=lambda m: m.end).text
+        return ti.turn.content[np[0].start : np[-1].end]
+
+    def bound_object(self, ptoks: list[Any], k: int, verbs: set[str]) -> str | None:
+        """The noun a verb-object word ``ptoks[k]`` of a history turn has after one of the
+        one-character ``verbs``: 吃药 said and 赶紧吃 asked give 药 (jieba keeps 吃药 / 喝酒 /
+        吃火锅 whole); None for a verb and its complement (打开 / 吃完), a reduplication (看看),
+        or a word a noun or modifier goes on from (做法简单 / 查理普斯: no verb and object)."""
+        t = ptoks[k]
+        w = t.text
+        if len(w) < 2 or w[0] not in verbs or w[1] == w[0] or kind_of(t.pos, w) != "VERB":
+            return None
+        if k + 1 < len(ptoks) and kind_of(ptoks[k + 1].pos, ptoks[k + 1].text) in _GOES_ON:
+            return None
+        rest = self.parse(w[1:]).tokens
+        return w[1:] if rest and all(kind_of(u.pos, u.text) == "NOUN" for u in rest) else None
+
+    def is_clause(self, m: Mention) -> bool:
+        """A phrase the chunker or the shared-span finder made that holds an adverb
+        (全世界的客户都想不花钱 / 兴奋点大大增加) is a clause, not a thing to put back; a topic
+        frame's title (我不是药神) stands as written."""
+        if m.source.startswith("rules/") or m.protected:
+            return False
+        return any(kind_of(t.pos, t.text) == "ADV" for t in self.parse(m.text).tokens)
 
     def bare_answer(self, state: State, d: Dialogue) -> TurnInfo | None:
         """The assistant's last turn when it is nothing but a short noun phrase answering the
