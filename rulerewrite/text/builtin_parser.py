@@ -323,6 +323,7 @@ def unseen_names(
     max_len: int,
     not_doubled: frozenset[str],
     known: Callable[[str], int],
+    predicate_before: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[str, int]]:
     """Personal names the segmenter does not know, as ``(name, start)`` in text order, from the
     pieces it left (what :func:`_merge_names` does not join, being unsure out of context; the
@@ -331,7 +332,9 @@ def unseen_names(
     - a single-character family name in ``surnames`` and the tokens right after it while each
       of their characters may end a name, ``max_len`` characters in all, the whole no word
       ``known`` gives a frequency (刘/振, 周/冬雨); not when more such pieces follow
-      (易/烊/千/玺 with ``max_len`` 3) or the family name ends a Latin word (C罗);
+      (易/烊/千/玺 with ``max_len`` 3) or the family name ends a Latin word (C罗); a piece
+      right before a particle tagged one of ``predicate_before`` is the predicate, not more
+      of the name (顾/亦/沁/长/得: 长得 follows the name);
     - a doubled character, as one token or two (格格, 瑶/瑶), not one of ``not_doubled``
       (interjections and baby talk: 哈哈, 看看).
 
@@ -362,6 +365,7 @@ def unseen_names(
                     j < len(toks)
                     and toks[j].start == toks[j - 1].end
                     and may_end_name(toks[j].text)
+                    and not (j + 1 < len(toks) and toks[j + 1].pos in predicate_before)
                 )
                 # C罗最佳: the surname character ends a Latin word
                 or (i > 0 and toks[i - 1].end == t.start and toks[i - 1].text.isascii())
