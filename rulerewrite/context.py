@@ -551,6 +551,14 @@ class ContextAnalyzer:
                 etype = "human"  # 男/神: jieba cut the person word, the phrase still ends with it
             if (
                 etype in UNKNOWN_TYPES
+                and b - a == 2
+                and len(phrase) == 2
+                and toks[a].pos == "nr"
+                and may_end_name(toks[a + 1].text)
+            ):
+                etype = "person"  # 曼/雨: a character jieba tags a name and one more, a name
+            if (
+                etype in UNKNOWN_TYPES
                 or (etype == "person" and not phrase.startswith(self.surnames))
             ) and self._after_work_verb(toks, a):
                 # 听晴天 / 在追火影 / 听七里香 (tagged nr): what is listened to is a work; a name
