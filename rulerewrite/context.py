@@ -320,6 +320,7 @@ class ContextAnalyzer:
         self.surnames: tuple[str, ...] = tuple(sorted(surnames_of(lexicon), key=lambda x: -len(x)))
         self.translit_chars: frozenset[str] = frozenset()
         self.translit_min = 3
+        self.translit_edge = 0  # off unless rules/context.yaml transliteration sets edge_min
         # dictionary names that are a phrase of their own: the words before them are no part
         # (rules/context.yaml ``entity_phrase``)
         ep = lexicon.rule("context", "entity_phrase")
@@ -352,6 +353,7 @@ class ContextAnalyzer:
             if r.get("chars") and r.id == "transliteration":
                 self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
                 self.translit_min = int(r.get("min_len") or 3)
+                self.translit_edge = int(r.get("edge_min") or 0)
             if r.get("kin_one"):
                 self.kin_one = self.kin_one | frozenset(str(w) for w in r.get("kin_one"))
             if r.get("work_verbs"):
@@ -526,6 +528,8 @@ class ContextAnalyzer:
                 a += 1  # 哥哥张国荣 / 学长李华: a title before a name, the name is who
             a0, b0 = a, b  # the chunker's phrase, before it is widened over a word's pieces
             a, b = _whole_run(toks, a, b)
+            if self.translit_edge and head.pos in ("nr", "nrt", "nrfg"):
+                a, b = self._foreign_edges(toks, a, b)
             s, e = toks[a].start, toks[b - 1].end
             phrase = text[s:e]
             if head.text in self.non_entity or phrase in self.non_entity:
@@ -545,6 +549,14 @@ class ContextAnalyzer:
                 etype = self.type_by_suffix(phrase) or etype
             if etype == "thing" and phrase.endswith(self.human_words) and len(head.text) == 1:
                 etype = "human"  # 男/神: jieba cut the person word, the phrase still ends with it
+            if (
+                etype in UNKNOWN_TYPES
+                and b - a == 2
+                and len(phrase) == 2
+                and toks[a].pos == "nr"
+                and may_end_name(toks[a + 1].text)
+            ):
+                etype = "person"  # 曼/雨: a character jieba tags a name and one more, a name
             if (
                 etype in UNKNOWN_TYPES
                 or (etype == "person" and not phrase.startswith(self.surnames))
@@ -780,6 +792,27 @@ class ContextAnalyzer:
                     out = list(mentions)
                 out[k] = replace(m, etype="person")
         return out
+
+    def _foreign_edges(self, toks: Sequence[Token], a: int, b: int) -> tuple[int, int]:
+        """A name's token span ``[a, b)`` widened over a run of at least ``translit_edge``
+        single characters of transliterated names touching it on either side (玛丽安 +
+        因/兹/贝/伦, 列/夫 + 托尔斯泰): jieba cut the rest of a long foreign name into pieces."""
+        chars, n = self.translit_chars, len(toks)
+
+        def piece(t: Token) -> bool:
+            return len(t.text) == 1 and t.text in chars
+
+        k = b
+        while k < n and piece(toks[k]) and toks[k].start == toks[k - 1].end:
+            k += 1
+        if k - b >= self.translit_edge:
+            b = k
+        k = a
+        while k > 0 and piece(toks[k - 1]) and toks[k - 1].end == toks[k].start:
+            k -= 1
+        if a - k >= self.translit_edge:
+            a = k
+        return a, b
 
     def looks_foreign(self, word: str) -> bool:
         """莎士比亚 / 拿破仑: a transliterated foreign name (rules/context.yaml transliteration),

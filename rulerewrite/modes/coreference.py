@@ -272,6 +272,7 @@ class Coreference:
             else frozenset()
         )
         self.unseen_called = rule_pattern(unseen, "called")
+        self.unseen_predicate_before = rule_words(unseen, "predicate_before")
         # single-character surnames (a name opens with one the segmenter left on its own)
         self.unseen_surnames = frozenset(x for x in self.mt.analyzer.surnames if len(x) == 1)
         # 时崎狂三 / 时崎狂三酱 / 我要她的资料: what the reply repeats of the user's turn
@@ -1113,6 +1114,7 @@ class Coreference:
                 max_len=self.unseen_max,
                 not_doubled=self.unseen_not_doubled,
                 known=self.segmenter.freq,
+                predicate_before=self.unseen_predicate_before,
             ):
                 if name in text:
                     continue

@@ -826,7 +826,15 @@ class MultiTurn:
             len(toks) >= 2
             and singles == len(toks)
             and len(phrase) <= 4
-            and (phrase.startswith(self.analyzer.surnames) or toks[0].pos.startswith("nr"))
+            and (
+                phrase.startswith(self.analyzer.surnames)
+                or toks[0].pos.startswith("nr")
+                # 蛮/吉 in both turns: a piece jieba tags a name, the rest no function word
+                or (
+                    any(t.pos.startswith("nr") for t in toks)
+                    and all(may_end_name(t.text) for t in toks)
+                )
+            )
         )
         nominal = name_run or any(
             k == "NOUN" and len(t.text) >= 2 for k, t in zip(kinds, toks, strict=True)

@@ -237,9 +237,18 @@ def _three_char_name(pairs: list[tuple[str, str]], i: int) -> bool:
     return len(after) != 1 or after in _NAME_STOP or not after.strip()
 
 
-def _merge_names(pairs: list[tuple[str, str]], surnames: frozenset[str]) -> list[tuple[str, str]]:
+def _merge_names(
+    pairs: list[tuple[str, str]],
+    surnames: frozenset[str],
+    *,
+    last_tags: frozenset[str] = frozenset(),
+    last_before: frozenset[str] = frozenset(),
+) -> list[tuple[str, str]]:
     """A single-character surname token followed by one or two short tokens that jieba (HMM
-    off) could not join is an unknown personal name (张/殿/菲 -> 张殿菲)."""
+    off) could not join is an unknown personal name (张/殿/菲 -> 张殿菲). After the surname and
+    one given-name character, a character tagged one of ``last_tags`` (an adverb, a
+    conjunction) that ends the text or comes before a tag of ``last_before`` (a particle, 了),
+    having nothing to modify or join, is the name's last character (张/梦/然, 张/绍/刚/了)."""
     out: list[tuple[str, str]] = []
     i, n = 0, len(pairs)
     while i < n:
@@ -275,6 +284,17 @@ def _merge_names(pairs: list[tuple[str, str]], surnames: frozenset[str]) -> list
                 tail += w2
                 j += 1
             if (
+                len(tail) == 1
+                and j < n
+                and len(pairs[j][0]) == 1
+                and pairs[j][1] in last_tags
+                and may_end_name(pairs[j][0])
+                and (j + 1 >= n or pairs[j + 1][1] in last_before)
+            ):
+                # 张/梦/然, 张/绍/刚/了: the given name's last character
+                tail += pairs[j][0]
+                j += 1
+            if (
                 tail
                 and (len(tail) == 2 or j - i >= 2)
                 and (j - i >= 3 or len(pairs[i + 1][0]) <= 2)
@@ -303,6 +323,7 @@ def unseen_names(
     max_len: int,
     not_doubled: frozenset[str],
     known: Callable[[str], int],
+    predicate_before: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[str, int]]:
     """Personal names the segmenter does not know, as ``(name, start)`` in text order, from the
     pieces it left (what :func:`_merge_names` does not join, being unsure out of context; the
@@ -311,7 +332,9 @@ def unseen_names(
     - a single-character family name in ``surnames`` and the tokens right after it while each
       of their characters may end a name, ``max_len`` characters in all, the whole no word
       ``known`` gives a frequency (刘/振, 周/冬雨); not when more such pieces follow
-      (易/烊/千/玺 with ``max_len`` 3) or the family name ends a Latin word (C罗);
+      (易/烊/千/玺 with ``max_len`` 3) or the family name ends a Latin word (C罗); a piece
+      right before a particle tagged one of ``predicate_before`` is the predicate, not more
+      of the name (顾/亦/沁/长/得: 长得 follows the name);
     - a doubled character, as one token or two (格格, 瑶/瑶), not one of ``not_doubled``
       (interjections and baby talk: 哈哈, 看看).
 
@@ -342,6 +365,7 @@ def unseen_names(
                     j < len(toks)
                     and toks[j].start == toks[j - 1].end
                     and may_end_name(toks[j].text)
+                    and not (j + 1 < len(toks) and toks[j + 1].pos in predicate_before)
                 )
                 # C罗最佳: the surname character ends a Latin word
                 or (i > 0 and toks[i - 1].end == t.start and toks[i - 1].text.isascii())
@@ -373,13 +397,16 @@ def unseen_names(
 _NICKNAME_TAGS = frozenset({"nr", "nz", "n", "ng", "x"})
 
 
+def _context_set(lexicon: Lexicon, key: str) -> frozenset[str]:
+    """The strings rules/context.yaml lists under ``key`` (all its rules together)."""
+    return frozenset(str(x) for r in lexicon.rules.get("context", ()) for x in (r.get(key) or ()))
+
+
 def surnames_of(lexicon: Lexicon) -> frozenset[str]:
     """The family names listed by ``lexicon``'s context rules (rules/context.yaml, rule
     ``surnames``): the one list both the parser (张/殿/菲 -> 张殿菲) and the context analysis
     (a run of single characters opening with one is a name) read."""
-    return frozenset(
-        str(x) for r in lexicon.rules.get("context", ()) for x in (r.get("surnames") or ())
-    )
+    return _context_set(lexicon, "surnames")
 
 
 class BuiltinParser:
@@ -387,23 +414,40 @@ class BuiltinParser:
 
     Build once with a segmenter (``lexicon.segmenter`` keeps dictionary terms whole) and the
     family names that open an unknown personal name (``surnames``: rules/context.yaml, see
-    :meth:`for_lexicon`); ``parse`` is cached per text (``cache_size`` entries).
+    :meth:`for_lexicon`), with the tags of a name's last character jieba left as an adverb or a
+    conjunction and of what may follow it (``last_tags`` / ``last_before``: rules/context.yaml
+    ``name_last_tags`` / ``name_last_before``); ``parse`` is cached per text (``cache_size``
+    entries).
     """
 
     name = "builtin"
 
     def __init__(
-        self, segmenter: Segmenter, *, surnames: Iterable[str], cache_size: int = 8192
+        self,
+        segmenter: Segmenter,
+        *,
+        surnames: Iterable[str],
+        last_tags: Iterable[str] = (),
+        last_before: Iterable[str] = (),
+        cache_size: int = 8192,
     ) -> None:
         self.segmenter = segmenter
         self.surnames = frozenset(surnames)
+        self.last_tags = frozenset(last_tags)
+        self.last_before = frozenset(last_before)
         self.parse = lru_cache(maxsize=cache_size)(self._parse)  # type: ignore[method-assign]
 
     @classmethod
     def for_lexicon(cls, lexicon: Lexicon, *, cache_size: int = 8192) -> BuiltinParser:
         """The parser of ``lexicon``: its segmenter and the family names of its context rules
-        (:func:`surnames_of`)."""
-        return cls(lexicon.segmenter, surnames=surnames_of(lexicon), cache_size=cache_size)
+        (:func:`surnames_of`) with their ``name_last_tags`` / ``name_last_before``."""
+        return cls(
+            lexicon.segmenter,
+            surnames=surnames_of(lexicon),
+            last_tags=_context_set(lexicon, "name_last_tags"),
+            last_before=_context_set(lexicon, "name_last_before"),
+            cache_size=cache_size,
+        )
 
     def parse(self, text: str) -> Parse:  # replaced by the cached version in __init__
         return self._parse(text)
@@ -414,7 +458,12 @@ class BuiltinParser:
     # -- the analysis --------------------------------------------------------------------------
 
     def _parse(self, text: str) -> Parse:
-        pairs = _merge_names(_merge_latin(self.segmenter.pos(text)), self.surnames)
+        pairs = _merge_names(
+            _merge_latin(self.segmenter.pos(text)),
+            self.surnames,
+            last_tags=self.last_tags,
+            last_before=self.last_before,
+        )
         words: list[str] = []
         tags: list[str] = []
         starts: list[int] = []
