@@ -31,6 +31,7 @@ from rulerewrite.modes.multiturn import (
     names_a_thing,
     new_candidate,
     resolved,
+    rule_match,
     rule_pattern,
     rule_words,
     salient,
@@ -354,7 +355,6 @@ class Ellipsis:
         self.vo_judged = rule_pattern(self.vo_rule, "judged")
         self.vo_asked_ne = rule_pattern(self.vo_rule, "asked_ne")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
-        self.neg_replies = rule_words(self.neg_rule, "replies")
         self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
         self.neg_end = rule_pattern(self.neg_rule, "asked_end")
         self.neg_has = rule_pattern(self.neg_rule, "has")
@@ -711,7 +711,7 @@ class Ellipsis:
         -> 我不爱巧克力) gives the object."""
         rule = self.own_rule
         text = state.standalone.strip()
-        m = rule.pattern.match(text) if rule is not None and rule.pattern is not None else None
+        m = rule_match(rule, text)
         if rule is None or m is None or self.own_asked_pre is None or self.own_asked_end is None:
             return None
         v = m.group("v")
@@ -750,7 +750,7 @@ class Ellipsis:
         complement (吃不起 + 火锅), before a final 了 (看过了 -> 看过X了)."""
         rule = self.vo_rule
         text = state.standalone.strip()
-        m = rule.pattern.match(text) if rule is not None and rule.pattern is not None else None
+        m = rule_match(rule, text)
         if rule is None or m is None:
             return None
         v = m.group("v")
@@ -804,7 +804,7 @@ class Ellipsis:
         (rules/completeness.yaml ``negation_echo``: 你去过北京吗 / 没有 / 真的没有 -> 真的没有去过
         北京): what is negated is the question's predicate."""
         rule = self.neg_rule
-        m = rule.pattern.match(text.strip()) if rule is not None and rule.pattern else None
+        m = rule_match(rule, text.strip())
         exchange = last_exchange(state, d) if m is not None else None
         if rule is None or m is None or exchange is None or self.neg_end is None:
             return None
@@ -858,7 +858,7 @@ class Ellipsis:
         就不告诉你 / 告诉我吧 -> 告诉我你的电话号码是多少吧."""
         rule = self.tell_rule
         text = state.standalone.strip()
-        m = rule.pattern.match(text) if rule is not None and rule.pattern is not None else None
+        m = rule_match(rule, text)
         if m is None or rule is None or self.tell_asked is None:
             return None
         told = exchange[0]
@@ -1866,7 +1866,7 @@ class Ellipsis:
         said it cannot (可我不会骂人), rules/completeness.yaml teach_what: what to teach is
         that (教我做饭 / 我教你骂人), before the query's final particle."""
         rule = self.teach_rule
-        m = rule.pattern.match(text.strip()) if rule is not None and rule.pattern else None
+        m = rule_match(rule, text.strip())
         exchange = last_exchange(state, d)
         if m is None or exchange is None:
             return None
@@ -2171,7 +2171,7 @@ class Ellipsis:
         verb had in the last exchange (我最近在画熊猫 / 那你画一个我看看 -> 那你画一个熊猫我看看)."""
         rule = self.show_rule
         text = state.standalone.strip()
-        m = rule.pattern.fullmatch(text) if rule is not None and rule.pattern is not None else None
+        m = rule_match(rule, text, whole=True)
         if rule is None or m is None:
             return None
         verb = m.group("v")
@@ -2207,7 +2207,7 @@ class Ellipsis:
         图片吗 / … / 给我发两张呗 -> 给我发两张焰灵姬图片呗)."""
         rule = self.request_rule
         text = state.standalone.strip()
-        m = rule.pattern.fullmatch(text) if rule is not None and rule.pattern is not None else None
+        m = rule_match(rule, text, whole=True)
         if rule is None or m is None:
             return None
         told = exchange[0]
@@ -2873,7 +2873,7 @@ class Ellipsis:
         said_before = opener.group() if opener else ""
         reply_text = reply_text[len(said_before) :]
         for rule, lead, end in self.reply_rules:
-            m = rule.pattern.match(reply_text) if rule.pattern is not None else None
+            m = rule_match(rule, reply_text)
             if m is None:
                 continue
             said = last.turn.content.strip().rstrip("?？!！。.~ ")
@@ -2926,7 +2926,7 @@ class Ellipsis:
         约个吃货吃火锅 / 辣吗 -> 火锅辣吗): rules/completeness.yaml ``judged_object``; the
         assistant's last turn first, then the user's turn before it."""
         rule, site = self.judged_rule, self.judged_site
-        m = rule.pattern.match(text.strip()) if rule is not None and rule.pattern else None
+        m = rule_match(rule, text.strip())
         if rule is None or m is None or site is None:
             return None
         judged = m.group("v") or m.group("v2")

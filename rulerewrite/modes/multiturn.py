@@ -1374,6 +1374,14 @@ def rule_pattern(rule: Rule | None, key: str, *, ending: bool = False) -> re.Pat
     return re.compile(f"(?:{value})$" if ending else str(value))
 
 
+def rule_match(rule: Rule | None, text: str, *, whole: bool = False) -> re.Match[str] | None:
+    """A rule's ``pattern`` matched at the start of ``text`` (``whole``: over all of it); None
+    when the rule or its pattern is absent or it does not match."""
+    if rule is None or rule.pattern is None:
+        return None
+    return rule.pattern.fullmatch(text) if whole else rule.pattern.match(text)
+
+
 def rule_words(rule: Rule | None, key: str) -> frozenset[str]:
     """The words a rule lists under ``key`` (empty when the rule or the key is absent)."""
     return frozenset(str(w) for w in ((rule.get(key) or ()) if rule is not None else ()))
