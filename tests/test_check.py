@@ -111,3 +111,31 @@ def test_bundled_packs_and_rules_are_valid() -> None:
     res = CliRunner().invoke(app, ["check", "dictionaries", "rules"])
     assert res.exit_code == 0, res.output
     assert "no problems" in res.output
+
+
+def test_declared_rule_keys_are_typed_and_located(tmp_path: Path) -> None:
+    """A rule whose keys the schema declares (schema.RULE_KEYS: the ellipsis word lists) reports
+    a word list that is no list, a mapping that is no mapping, a bad regular expression, an
+    unknown key and a missing one, each with its code and position."""
+    from rulerewrite.lexicon.schema import RULE_KEYS
+
+    keys = RULE_KEYS[("completeness", "ellipsis_words")]
+    good = {"words": "[甲, 乙]", "names": "{thing: 东西}", "regex": "'^是'"}
+    lines = ["mode: completeness", "rules:", "  - id: ellipsis_words"]
+    bad = {"how_degree": "很", "type_names": "[人]", "identity_question": "'(是'"}
+    skip = "own"
+    for k, kind in keys.items():
+        if k != skip:
+            lines.append(f"    {k}: {bad.get(k, good[kind])}")
+    lines.append("    colour: [红]")
+    f = tmp_path / "bad_words.yaml"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    got = [(d.line, d.col, d.code, d.message) for d in check_paths([str(f)])]
+    at = {k: n for n, line in enumerate(lines, 1) for k in keys if line.startswith(f"    {k}:")}
+    col = len("    how_degree: ") + 1
+    assert (at["how_degree"], col, "RR101") in [g[:3] for g in got]
+    assert any(g[0] == at["type_names"] and g[2] == "RR101" for g in got)
+    assert any(g[0] == at["identity_question"] and g[2] == "RR108" for g in got)
+    assert any(g[2] == "RR101" and "'colour'" in g[3] and g[0] == len(lines) for g in got)
+    assert any(g[2] == "RR101" and f"missing required key {skip!r}" in g[3] for g in got)
+    assert len(got) == 5, got

@@ -430,6 +430,73 @@ def _text_item(ctx: _Ctx, item: Any, what: str) -> str | None:
 # ---------------------------------------------------------------------------------------------
 # Rule files
 
+# The keys some rules must give and what each holds ("words": a non-empty list of strings,
+# "names": a mapping of string to string, "regex": a valid regular expression), per (mode, id).
+RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
+    ("completeness", "ellipsis_words"): {
+        **dict.fromkeys(
+            (
+                "final_particles",
+                "how_degree",
+                "work_counts",
+                "pointing",
+                "which_of",
+                "potential",
+                "going",
+                "where",
+                "into",
+                "copulas",
+                "from_where",
+                "seems",
+                "judging_adverbs",
+                "offer_verbs",
+                "measures",
+                "own",
+                "question_tails",
+                "not_judged_subject",
+            ),
+            "words",
+        ),
+        "type_names": "names",
+        "identity_question": "regex",
+    },
+}
+
+
+def _rule_keys(ctx: _Ctx, item: LDict, rid: str, keys: dict[str, str]) -> bool:
+    """Check the keys ``keys`` declares for rule ``rid`` (every one present, of its kind, no
+    other key); True when all are well formed."""
+    what = f"rule {rid!r}"
+    ok = _mapping(ctx, item, what, {"id", "note", *keys}, set(keys)) is not None
+    for k, kind in keys.items():
+        v = item.get(k)
+        if v is None:
+            continue
+        at = f"{what} key {k!r}"
+        if kind == "words":
+            n = len(ctx.diags)
+            _terms(ctx, v, at)
+            ok = ok and len(ctx.diags) == n
+        elif kind == "names":
+            if not isinstance(v, LDict):
+                ctx.err(v, "RR101", f"{at} must be a mapping, got {_tname(v)}")
+                ok = False
+                continue
+            for name, word in v.items():
+                if not isinstance(word, str) or not word:
+                    ctx.err(word, "RR101", f"{at} {name!r} must be a string, got {_tname(word)}")
+                    ok = False
+        elif not isinstance(v, str):
+            ctx.err(v, "RR101", f"{at} must be a string, got {_tname(v)}")
+            ok = False
+        else:
+            try:
+                re.compile(str(v))
+            except re.error as e:
+                ctx.err(v, "RR108", f"invalid regular expression in {at}: {e}")
+                ok = False
+    return ok
+
 
 def parse_rules(path: str, doc: Any, norm: Normalizer, diags: list[Diagnostic]) -> ParsedFile:
     ctx = _Ctx(path, norm, diags)
@@ -468,6 +535,9 @@ def parse_rules(path: str, doc: Any, norm: Normalizer, diags: list[Diagnostic]) 
             except re.error as e:
                 ctx.err(p, "RR108", f"invalid regular expression in rule {str(rid)!r}: {e}")
                 continue
+        keys = RULE_KEYS.get((str(mode), str(rid)))
+        if keys is not None and not _rule_keys(ctx, item, str(rid), keys):
+            continue
         data = {k: plain(v) for k, v in item.items() if k not in ("id", "pattern")}
         pf.rules.append(
             Rule(

@@ -31,8 +31,10 @@ from rulerewrite.modes.multiturn import (
     names_a_thing,
     new_candidate,
     resolved,
+    rule_alternation,
     rule_match,
     rule_pattern,
+    rule_tuple,
     rule_words,
     salient,
 )
@@ -46,38 +48,6 @@ _PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
 _NE = re.compile(
     r"^(?P<lead>(?:那么|那如果|那(?![个些种位款样么])|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
 )
-# particles that may end a sentence after its sentence-final 了 (拿到了吗 / 买了啊)
-_FINAL_PARTICLES = frozenset("吗么嘛呢啊呀吧哦啦哈呗")
-# what may stand before a verb left without its object besides adverbs and modals: a degree
-# jieba may tag otherwise (超喜欢); not 好 (好抽 / 好吃 is an evaluation) nor how (怎么修:
-# the thing goes first, as the topic)
-_HOW_DEGREE = frozenset({"真", "太", "超", "挺", "很", "最"})
-_WORK_COUNTS = frozenset("首部本")  # measure words that count works (来一首 / 看一部)
-# demonstratives before a phrase that make it point back (这个游戏 / 那部电影)
-_POINTING = (
-    "这",
-    "那",
-    "这个",
-    "那个",
-    "这款",
-    "那款",
-    "这部",
-    "那部",
-    "这种",
-    "那种",
-    "这些",
-    "那些",
-)
-# question words that ask which one of a thing (啥壁纸 / 哪个网页 / 谁的脚丫子 / 哪里的桔子)
-_WHICH_OF = frozenset({"什么", "啥", "哪个", "哪种", "哪款", "哪家", "谁", "哪里", "哪儿"})
-# potential complements that end a verb phrase before its object (找不到 / 做不了 / 买得起)
-_POTENTIAL = frozenset({"不到", "得到", "不了", "得了", "不起", "得起", "不动", "不完", "不懂"})
-# aspect particles a verb keeps before its object (玩过 + 吃鸡, 买了 + 房)
-# who receives after a verb of giving (给我 / 教你)
-# verbs of going, whose missing object may be a place
-_GOING = ("去", "来", "到", "回")
-# the wh-words that ask where (an answer may open with 在)
-_WHERE = frozenset({"哪", "哪里", "哪儿", "何处", "何地"})
 _PERSON_TYPES = frozenset({"person", "human"})
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
@@ -105,6 +75,29 @@ class Ellipsis:
 
     def __init__(self, lexicon: Lexicon, config: Any) -> None:
         self.mt = MultiTurn(lexicon, config)
+        # the word lists of rules/completeness_words.yaml (ellipsis_words), what each is for there
+        words = lexicon.rule("completeness", "ellipsis_words")
+        self.final_particles = rule_words(words, "final_particles")
+        self.how_degree = rule_words(words, "how_degree")
+        self.work_counts = rule_words(words, "work_counts")
+        self.pointing = rule_tuple(words, "pointing")
+        self.which_of = rule_words(words, "which_of")
+        self.potential = rule_words(words, "potential")
+        self.going = rule_tuple(words, "going")
+        self.where = rule_words(words, "where")
+        self.into = rule_words(words, "into")
+        self.copulas = rule_tuple(words, "copulas")
+        self.from_where = rule_words(words, "from_where")
+        self.seems = rule_words(words, "seems")
+        self.judging_adverbs = rule_words(words, "judging_adverbs")
+        self.offer_verb = rule_alternation(words, "offer_verbs")
+        self.measures = rule_words(words, "measures")
+        self.own = rule_words(words, "own")
+        self.question_tail = rule_alternation(words, "question_tails", ending=True)
+        self.not_judged_subject = rule_alternation(words, "not_judged_subject")
+        type_names = (words.get("type_names") if words is not None else None) or {}
+        self.type_names = {str(k): str(v) for k, v in type_names.items()}
+        self.identity_question = rule_pattern(words, "identity_question") or re.compile("(?!)")
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -576,7 +569,7 @@ class Ellipsis:
             and self.topic_intense.match(body, toks[0].end)
         ):
             how = "degree"  # 帅死了 / 可爱极了: an evaluation with its degree after it
-        if not how and "seems" in shapes and toks[0].text in _SEEMS and len(toks) > 1:
+        if not how and "seems" in shapes and toks[0].text in self.seems and len(toks) > 1:
             how = "seems"  # 吃起来更香: how the topic seems
         if (
             not how
@@ -627,7 +620,7 @@ class Ellipsis:
             return False
         return (
             k0 in ("NOUN", "NUM", "DE", "ADV")
-            or (k0 == "PRON" and t0.text in _OWN)
+            or (k0 == "PRON" and t0.text in self.own)
             or (k0 == "ADJ" and len(rest) > 1)
         )
 
@@ -1040,7 +1033,7 @@ class Ellipsis:
                     state,
                     "ellipsis",
                     src,
-                    question=f"请问您问的是哪个{_TYPE_ZH.get(etype, '对象')}？",
+                    question=f"请问您问的是哪个{self.type_names.get(etype, '对象')}？",
                     missing=(etype,),
                     note=f"missing {etype} and no history",
                 )
@@ -1050,7 +1043,7 @@ class Ellipsis:
         human = kind == "subject" and any(t.text in self.human_predicates for t in parse.tokens)
         # 来一首 / 看一部: a work is counted, and a person is no work (a song of 林俊杰 is not 林俊杰)
         no_person = (
-            kind == "object" and counted is not None and counted.group("m")[-1:] in _WORK_COUNTS
+            kind == "object" and counted is not None and counted.group("m")[-1:] in self.work_counts
         )
         # the tests on the mention's fields first; the two that may segment and parse the
         # mention's text (a reference in it, an adverb in it) only for what is left
@@ -1072,7 +1065,7 @@ class Ellipsis:
                 c.mention.etype != "place"
                 or "place" in hinted
                 # 我也想去 / 你陪我去吗: a place is where one goes
-                or (kind == "object" and text[:pos].rstrip("了过").endswith(_GOING))
+                or (kind == "object" and text[:pos].rstrip("了过").endswith(self.going))
                 # 你了解敦煌吗 / 介绍一下: a topic frame made the place the topic
                 or (c.mention.gram == "topic" and c.mention.source.startswith("rules/"))
                 # 悉尼天气怎么样 / 悉尼今天… / 湿度呢: the place the user's turn opens with
@@ -1319,7 +1312,7 @@ class Ellipsis:
         ):
             return None  # two things offered: not clear which
         # 吃烙饼 / 腊八节吃八宝粥: what is offered follows the verb of the asking
-        said = _OFFER_VERB.split(said)[-1]
+        said = self.offer_verb.split(said)[-1]
         if (
             best.mention.text in said
             and len(said) <= 10
@@ -1397,7 +1390,7 @@ class Ellipsis:
             return None
         last = toks[-1]
         if all(
-            kind_of(t.pos, t.text) == "ADV" or t.text in _JUDGING_ADVERBS for t in toks[:-1]
+            kind_of(t.pos, t.text) == "ADV" or t.text in self.judging_adverbs for t in toks[:-1]
         ) and (
             kind_of(last.pos, last.text) == "ADJ"
             or (len(last.text) == 2 and last.text[0] in "好难")
@@ -1463,9 +1456,9 @@ class Ellipsis:
         if m.gram == "subj" and not self._evaluated_lead(best, d):
             return False  # 我昨天学会了包饺子: a subject only as the thing the user judged
         said_before = user.turn.content[: m.start].rstrip()
-        if said_before.endswith(_GOING):
+        if said_before.endswith(self.going):
             return False  # 去大理玩吗 / 想去 / 推荐几个: where one goes is no thing to give
-        if said_before.endswith(_POINTING):
+        if said_before.endswith(self.pointing):
             return False  # 你知道这个游戏吗: the phrase points back itself, it names nothing
         if reply.mentions or any(
             kind_of(t.pos, t.text) in _REPLY_NAMES for t in reply.parse.tokens
@@ -1581,7 +1574,7 @@ class Ellipsis:
         if (
             len(rest) >= 2
             and rest[-1][0].text == "过"
-            and rest[-2][0].text in _GOING
+            and rest[-2][0].text in self.going
             and all(k == "ADV" or k == "PRON" for _t, k in rest[:-2])
         ):
             return "object", rest[-1][0].end  # 你来过吗: where one has been (来过重庆)
@@ -1593,10 +1586,10 @@ class Ellipsis:
         while len(bare) >= 2 and bare[-1][1] == "AUX" and bare[-1][0].text in self.aspects:
             bare = bare[:-1]
         done = "".join(t.text for t, _k in rest[len(bare) - 1 :])
-        if "过了" not in done or done.startswith(_GOING):
+        if "过了" not in done or done.startswith(self.going):
             rest = bare
         # 找不到 / 做不了: a verb and its potential complement end the verb phrase
-        tail = 2 if len(rest) >= 2 and rest[-1][0].text in _POTENTIAL else 1
+        tail = 2 if len(rest) >= 2 and rest[-1][0].text in self.potential else 1
         if (
             tail == 1
             and len(rest) >= 3
@@ -1611,7 +1604,7 @@ class Ellipsis:
             and all(
                 k == "ADV"
                 or t.text in self.modals
-                or t.text in _HOW_DEGREE
+                or t.text in self.how_degree
                 or t.text in self.negations  # 没听过: jieba tags 没 a verb
                 or t.text in self.together
                 for t, k in rest[:-tail]
@@ -1621,7 +1614,7 @@ class Ellipsis:
             # modals or a degree)
             if tail >= 2:
                 return "object", rest[-1][0].end
-            return "object", _after_aspect(toks, toks.index(rest[-1][0]))
+            return "object", self._after_aspect(toks, toks.index(rest[-1][0]))
         if not has_nominal_subject:
             root = parse.root
             if (
@@ -1666,7 +1659,7 @@ class Ellipsis:
             asked_mei = kinds[vi] == "VERB"
             j = vi if asked_mei else j
         # 你找不到: the verb before its potential complement, the object after both
-        potential = j >= 1 and toks[j].text in _POTENTIAL and kinds[j - 1] == "VERB"
+        potential = j >= 1 and toks[j].text in self.potential and kinds[j - 1] == "VERB"
         v = j - 1 if potential else j
         if (
             v >= 0
@@ -1677,7 +1670,7 @@ class Ellipsis:
         ):
             if asked_mei and j + 1 < len(toks) and toks[j + 1].text == "了":
                 return "object", toks[j].end  # 你看了没 -> 你看世界杯了没
-            return "object", toks[j].end if potential else _after_aspect(toks, j)
+            return "object", toks[j].end if potential else self._after_aspect(toks, j)
         return None
 
     def _measured(self, toks: list[Any], kinds: list[str], i0: int) -> int | None:
@@ -1755,6 +1748,18 @@ class Ellipsis:
             and prev_tok.text not in self.modals
         )
 
+    def _after_aspect(self, toks: list[Any], j: int) -> int:
+        """Where an object goes after the verb ``toks[j]``: after its aspect particle or verbal
+        measure (读过 + 飘, 讲一下 + 刘邦)."""
+        end = int(toks[j].end)
+        for k, t in enumerate(toks[j + 1 : j + 3], start=j + 1):
+            if t.start != end or t.text not in ("了", "过", "着", *_VERB_MEASURE):
+                break
+            if t.text == "了" and all(u.text in self.final_particles for u in toks[k + 1 :]):
+                break  # 你拿到了吗: a 了 that ends the sentence goes after the object (拿到户口本了吗)
+            end = int(t.end)
+        return end
+
     def _dangles(self, word: str) -> bool:
         """A transitive verb that can end a query without its object (看 / 看过 / 买了), also
         as jieba joins it to its negation or its potential complement (不吃 / 买不起)."""
@@ -1766,7 +1771,7 @@ class Ellipsis:
             # 吃不吃 / 看不看: an A-not-A verb (有没有 / 会不会 ask on their own; 喜不喜欢呢
             # asks about the topic, which stays in front)
             return word[2:] in self.dangling and word[2:] not in self.answer_verbs
-        return len(word) >= 3 and word[-2:] in _POTENTIAL and word[:-2] in self.dangling
+        return len(word) >= 3 and word[-2:] in self.potential and word[:-2] in self.dangling
 
     def _says_what(self, rest: str) -> bool:
         """What follows a missing subject says what the subject is, so 是 joins them: where
@@ -1775,9 +1780,9 @@ class Ellipsis:
         ending in 的 (谁写的 / 讲什么的 / 挺好吃的) is left as it is: said with and without
         是 alike."""
         said = _SAYS_END.sub("", rest.strip())
-        if len(said) < 2 or said.startswith(_COPULAS):
+        if len(said) < 2 or said.startswith(self.copulas):
             return False
-        if _FROM_WHERE.fullmatch(said):
+        if said in self.from_where:
             return True
         if _A_NOT_A.search(said):
             return False  # 帅不帅: a question of degree
@@ -1954,7 +1959,7 @@ class Ellipsis:
         i = asked.find(v)
         if i < 0:
             return said
-        obj = re.sub(r"(?:吗|么|嘛|呢|吧|没有|不)$", "", asked[i + len(v) :]).strip()
+        obj = self.question_tail.sub("", asked[i + len(v) :]).strip()
         if pm is not None:
             # 发不了 + 几张图片: a counted noun, its count dropped (a pronoun is no piece the
             # guard finds said: 见不到 + 我)
@@ -2102,7 +2107,7 @@ class Ellipsis:
                     obj = ti.turn.content[np[0].start : np[-1].end]
                     if obj in parse.text or _PERSONAL.search(obj):
                         return None
-                    end = _after_aspect(toks, j)
+                    end = self._after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
                     return self._echoed(state, ti, new, obj, verb, what)
                 named = bound or self.mt.noun_object(ti, ptoks, k)
@@ -2114,7 +2119,7 @@ class Ellipsis:
                 if _HOW.match(parse.text):
                     new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
                 else:
-                    end = _after_aspect(toks, j)
+                    end = self._after_aspect(toks, j)
                     if parse.text[end - 1 : end] == "了" and end - 1 > toks[j].start:
                         end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
                     new = parse.text[:end] + obj + parse.text[end:]
@@ -2225,7 +2230,7 @@ class Ellipsis:
         ):
             return None
         start, end = min(x.start for x in last), max(x.end for x in last)
-        if told.turn.content[:start].endswith(_GOING):
+        if told.turn.content[:start].endswith(self.going):
             return None  # 去大理玩吗: where one goes is a place, whatever its tag
         # 你的手机壳 / 你也买一个 -> 你也买一个手机壳: whose it was is no part of the thing asked for
         obj = _POSSESSOR.sub("", told.turn.content[start:end])
@@ -2275,7 +2280,7 @@ class Ellipsis:
                 before
                 and (
                     kind_of(before[-1].pos, before[-1].text) == "PREP"
-                    or before[-1].text[-1] in _INTO
+                    or before[-1].text[-1] in self.into
                     or before[-1].text in ("那", "这")  # 那里面有寿司吗: in there
                 )
             )
@@ -2558,7 +2563,7 @@ class Ellipsis:
             or subject[-1] in "不没很太好还"
             or _CLAUSES.search(subject)
             or _HAS_QWORD.search(subject)
-            or re.search("[我你您他她它吗呢啊呀吧呐]|觉得", subject)
+            or self.not_judged_subject.search(subject)
         ):
             return None
         note = f"{core} judges what the assistant asked of: {subject!r}"
@@ -2609,7 +2614,7 @@ class Ellipsis:
         m = found[0]
         after = asked[m.end() :]
         at = ""
-        if m.group(0) in _WHERE and core.startswith("在") and len(core) > 1:
+        if m.group(0) in self.where and core.startswith("在") and len(core) > 1:
             # 黑龙江在哪里 / 在东北 -> 黑龙江在东北; 天河区哪里 / 在广州 -> 天河区在广州
             at = "" if asked[: m.start()].endswith("在") else "在"
             core, said = core[1:], said[1:]
@@ -2630,7 +2635,7 @@ class Ellipsis:
         # 哟 梁思佳是谁呀 / 班长: the opener goes, and the space after it
         lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip() + at
         filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
-        if number and _NUMBER.fullmatch(core) and after[:1] in _MEASURES:
+        if number and _NUMBER.fullmatch(core) and after[:1] in self.measures:
             filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
@@ -2662,7 +2667,7 @@ class Ellipsis:
         if not body.endswith("的") or not 2 <= len(body) <= limit or pattern.search(body):
             return None
         m = pattern.match(asked)
-        if m is None or m.group(0) not in _WHICH_OF:
+        if m is None or m.group(0) not in self.which_of:
             return None
         thing = asked[m.end() :].removeprefix("的")
         toks = self.mt.parse(thing).tokens if thing else ()
@@ -3020,7 +3025,7 @@ class Ellipsis:
         np = said[: toks[k].start]
         rest = toks[k:]
         if not 2 <= len(np) <= 8 or not (
-            kind_of(rest[0].pos, rest[0].text) in ("ADV", "ADJ") or rest[0].text in _SEEMS
+            kind_of(rest[0].pos, rest[0].text) in ("ADV", "ADJ") or rest[0].text in self.seems
         ):
             return None
         if any(_names_a_kind(t) or kind_of(t.pos, t.text) == "VERB" for t in rest[1:]):
@@ -3305,7 +3310,7 @@ class Ellipsis:
         Example: (太阳是什么天体 / …) 那月亮呢 -> 月亮是什么天体;
         (围城的作者是谁 / …) 红楼梦呢 -> 红楼梦的作者是谁."""
         ptext = prev.turn.content.strip().rstrip("?？。.!！")
-        if not _IDENTITY_Q.match(ptext[noun.end :]):
+        if not self.identity_question.match(ptext[noun.end :]):
             return None
         toks = [t for t in prev.parse.tokens if t.end <= noun.start]
         if noun.text in self.attribute_nouns:
@@ -3550,8 +3555,6 @@ _SLOT_TYPES = NAMED_TYPES | {"time"}
 _PEOPLE = frozenset({"person", "human"})
 # word classes a reply names something with (quiet_reply: a reply holding one is not quiet)
 _REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
-# what a verb ends with when 里面 after it is a place one goes or puts things into (放在里面)
-_INTO = "在进到去往放"
 # a break between clauses (不好吃 换一个)
 _CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
@@ -3572,20 +3575,13 @@ _EVALUATION = re.compile(
     r"^(?:(?:好|真|太|挺|很|超|蛮|巨)(?![吧的啊呀哒嘞了嘛哦滴])[\u4e00-\u9fff]{1,2}?){1,2}"
     r"[的了啊呀哦吧呢哈哒]*$"
 )
-# what may end a turn that judges a thing (好吃不 / 臭吗 / 好看呀) and the words before the
-# judgement that are no adverb to jieba (应该好看 / 太坑)
+# what may end a turn that judges a thing (好吃不 / 臭吗 / 好看呀)
 _JUDGED_END = re.compile(r"(?:不|么|吗|呢|啊|呀|的|吧|哈|嘛|哦)+$")
-_JUDGING_ADVERBS = frozenset({"应该", "真的", "好"})
-# what ends a phrase that says what its subject is (好学校啊 / 哪里人呢), the copulas it must
-# not open with, and where-from questions
+# what ends a phrase that says what its subject is (好学校啊 / 哪里人呢)
 _SAYS_END = re.compile(r"[吗么呢啊呀吧哈嘛哦?？!！。.~]+$")
-_COPULAS = ("是", "也是", "就是", "不是", "都是", "还是", "算是", "可是", "但是")
-_FROM_WHERE = re.compile(r"哪里人|哪儿人|哪国人|哪里的|哪儿的|哪国的|哪个国家的|什么人")
 # what may end a reply that only offers a thing (烤冷面啊), and what makes it a clause
 _OFFER_END = re.compile(r"(?:[了啊呀吧嘛哒哈哦呢~～!！。.])+$")
-_OFFER_VERB = re.compile(r"[吃喝看玩听读买]")
 _OFFER_CLAUSE = re.compile(r"[\s，,。；;！!？?、你我他她它和或都]|是|有|在|不|没|很|挺|好|还是|跟")
-_SEEMS = frozenset({"看着", "看起来", "吃起来", "听起来", "闻起来", "摸起来", "用起来", "喝起来"})
 _HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
@@ -3602,19 +3598,13 @@ _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
 # time or a count: 人气很高的手游 / 自己搜一下 / 星期三)
 _NOT_IN_THING = frozenset({"ADV", "PRON", "PART", "TIME", "NUM", "AUX", "CONJ"})
 _NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
-_MEASURES = frozenset("岁点号个月天年次斤块周")  # what a bare number answer to 几 / 多少 counts
 _SPEAKERS = re.compile(r"[你我您咱]")
-# the words a bare noun phrase of a comment may hold (腾讯游戏 / 很细心的一个星座), and the
-# speakers a copula comment may name as the owner (是我的 / 是我们最好的学习榜样)
+# the words a bare noun phrase of a comment may hold (腾讯游戏 / 很细心的一个星座)
 _COMMENT_NP = frozenset({"NOUN", "DE", "NUM", "ADJ", "ADV"})
-_OWN = frozenset({"我", "我们", "你", "你们"})
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _PREDICATED = frozenset({"person", "work"})
-_TYPE_ZH = {"product": "产品", "place": "地方", "person": "人", "org": "机构", "plan": "方案"}
 
 
-# what follows the subject of a what-or-who question (太阳是什么天体 / 作者是谁)
-_IDENTITY_Q = re.compile(r"^(?:到底|究竟)?是(?:谁|什么|啥|哪)")
 # tags jieba gives numbers and Latin runs, which open no head noun (2018 of 2018经济形势)
 _NOT_HEAD = frozenset({"m", "eng", "x", "mq"})
 
@@ -3652,19 +3642,6 @@ def _same_kind_named(parse: Parse, phrase: str) -> bool:
         and kind_of(t.pos, t.text) == "NOUN"
         for t in parse.tokens
     )
-
-
-def _after_aspect(toks: list[Any], j: int) -> int:
-    """Where an object goes after the verb ``toks[j]``: after its aspect particle or verbal
-    measure (读过 + 飘, 讲一下 + 刘邦)."""
-    end = int(toks[j].end)
-    for k, t in enumerate(toks[j + 1 : j + 3], start=j + 1):
-        if t.start != end or t.text not in ("了", "过", "着", *_VERB_MEASURE):
-            break
-        if t.text == "了" and all(u.text in _FINAL_PARTICLES for u in toks[k + 1 :]):
-            break  # 你拿到了吗: a 了 that ends the sentence goes after the object (拿到户口本了吗)
-        end = int(t.end)
-    return end
 
 
 def _agent_then_verb(toks: list[Any], kinds: list[str], at: int) -> bool:

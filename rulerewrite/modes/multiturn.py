@@ -1387,6 +1387,23 @@ def rule_words(rule: Rule | None, key: str) -> frozenset[str]:
     return frozenset(str(w) for w in ((rule.get(key) or ()) if rule is not None else ()))
 
 
+def rule_tuple(rule: Rule | None, key: str) -> tuple[str, ...]:
+    """The words a rule lists under ``key`` in their order, for ``str.startswith`` /
+    ``str.endswith`` (empty when the rule or the key is absent)."""
+    return tuple(str(w) for w in ((rule.get(key) or ()) if rule is not None else ()))
+
+
+def rule_alternation(rule: Rule | None, key: str, *, ending: bool = False) -> re.Pattern[str]:
+    """One regular expression matching any word a rule lists under ``key``, the longest first
+    (``ending``: anchored to the end of what it searches); it matches nothing when the rule or
+    the key is absent."""
+    words = sorted(rule_tuple(rule, key), key=len, reverse=True)
+    if not words:
+        return re.compile("(?!)")
+    body = "|".join(re.escape(w) for w in words)
+    return re.compile(f"(?:{body})$" if ending else body)
+
+
 def _who_answer(d: Dialogue) -> int | None:
     """The turn that answered the user's last who-question (红与黑的作者是谁 / 就是司汤达啦):
     the assistant turn right after it, when it is the window's last exchange."""
