@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rulerewrite.context import Mention, Turn, long_enough, new_mention, said_mention
@@ -15,10 +15,12 @@ from rulerewrite.modes.multiturn import (
     Candidate,
     MultiTurn,
     Ref,
+    RuleView,
     ambiguous,
     ambiguous_with,
     ask,
     candidates_question,
+    key,
     last_exchange,
     merge_nested,
     resolved,
@@ -31,6 +33,162 @@ from rulerewrite.text.builtin_parser import kind_of, may_end_name, unseen_names
 from rulerewrite.text.segment import USER_FREQ
 
 NAMED = ("person", "place", "org", "product", "code")
+
+
+# The keys of the rules of rules/coreference.yaml read once per mode (RuleView.read: each field
+# is the rule key of the same name unless key() names another)
+
+
+@dataclass(frozen=True)
+class _ProblemThen(RuleView):
+    """``problem_then``: 我冷 / … / 那怎么办, the trouble the last exchange stated."""
+
+    problem: re.Pattern[str] | None = None
+    drop: re.Pattern[str] | None = None
+    max_len: int = key(default=8, absent=0)
+
+
+@dataclass(frozen=True)
+class _AskedQuestion(RuleView):
+    """``asked_question``: 回答我这个问题, the question the last exchange asked."""
+
+    nouns: frozenset[str] = frozenset()
+    asks: re.Pattern[str] | None = None
+    drop: re.Pattern[str] | None = None
+    own_when: re.Pattern[str] | None = None
+    length: tuple[int, int] = key("min_len/max_len", (4, 16), absent=(0, -1))
+
+
+@dataclass(frozen=True)
+class _VerbObject(RuleView):
+    """``verb_object``: 我在吃辣条 / 我喜欢吃这个, the object of the same verb."""
+
+    refs: frozenset[str] = frozenset()
+    before: re.Pattern[str] | None = None
+    after: re.Pattern[str] | None = None
+    consume: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class _LoneAntecedent(RuleView):
+    """``lone_antecedent``: 桔梗怎么样了 / … / 她死了吗, a pronoun with no antecedent of its
+    kind takes the one thing the last exchange talked about."""
+
+    pronouns: frozenset[str] = frozenset()
+    margin: float = 1.0
+    salient: frozenset[str] = frozenset()
+    statement_salient: frozenset[str] = frozenset()
+    common_freq: int = 0
+    not_human_types: frozenset[str] = frozenset()
+    not_types: frozenset[str] = frozenset()
+    not_pos: frozenset[str] = key(default=frozenset(), prefix="pos:")
+    not_heads: tuple[str, ...] = key(default=(), sort=True)
+    predicate_before: re.Pattern[str] | None = key(ending=True)
+
+
+@dataclass(frozen=True)
+class _StatementPerson(RuleView):
+    """``statement_person``: 男的女的 / 王凯是男的 / 你看过他的电视剧吗, in a narrative
+    statement 他 / 她 take the one name the last exchange said."""
+
+    pronouns: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
+    margin: float = 1.0
+    not_names: frozenset[str] = frozenset()
+    whole_reply: bool = False
+    whole_not_pos: frozenset[str] = frozenset()
+    not_after: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class _ReplyChoice(RuleView):
+    """``reply_choice``: 天蝎座还是双鱼座 / 双鱼座是怎么样的 / 这个星座, the one the reply
+    took up."""
+
+    refs: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class _CalledName(RuleView):
+    """``called_name``: 叫郭麒麟 / 啥 / 我叫这个名字, the name a turn called someone."""
+
+    nouns: frozenset[str] = frozenset()
+    frame: re.Pattern[str] | None = key("pattern")
+    name_not: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class _AnsweredThing(RuleView):
+    """``answered_thing``: 有啥好吃的零食 / 薯片呀… / 它的热量, what the reply answered with."""
+
+    pronouns: frozenset[str] = frozenset()
+    question: re.Pattern[str] | None = None
+    margin: float = 1.0
+    grams: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class _PersonNoun(RuleView):
+    """``person_noun``: 叫程序员给你装 / 那你有他帅吗, the one person word of the last
+    exchange."""
+
+    pronouns: frozenset[str] = frozenset()
+    not_after: re.Pattern[str] | None = key(ending=True)
+    counted: re.Pattern[str] | None = None
+    tags: frozenset[str] = key(default=frozenset(), prefix="pos:")
+
+
+@dataclass(frozen=True)
+class _UnseenName(RuleView):
+    """``unseen_name``: a name the parser did not join out of context (刘/振) that 他 / 她
+    take when nothing else is there."""
+
+    max_len: int = 3
+    not_doubled: str = ""
+    called: re.Pattern[str] | None = None
+    predicate_before: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class _ExchangeEcho(RuleView):
+    """``exchange_echo``: 时崎狂三 / 时崎狂三酱 / 我要她的资料, what the reply repeats of the
+    user's turn."""
+
+    pronouns: frozenset[str] = frozenset()
+    length: tuple[int, int] = key("min_len/max_len", (2, 8))
+    common_freq: int = 1000
+    rare_freq: int = 5
+    not_chars: re.Pattern[str] | None = None
+    not_after: re.Pattern[str] | None = key(ending=True)
+    min_latin: int = 3
+
+
+@dataclass(frozen=True)
+class _LovedOne(RuleView):
+    """``loved_one``: the person the user said they like."""
+
+    frame: re.Pattern[str] | None = key("pattern")
+    pronouns: frozenset[str] = frozenset()
+    heads: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _RequestedWork(RuleView):
+    """``requested_work``: the title the user asked for."""
+
+    frame: re.Pattern[str] | None = key("pattern")
+    refs: frozenset[str] = frozenset()
+    not_title: re.Pattern[str] | None = None
+    by: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class _LoneAnimal(RuleView):
+    """``lone_animal``: the one animal the last exchange named."""
+
+    pronouns: frozenset[str] = frozenset()
+    animals: frozenset[str] = frozenset()
 
 
 @mode("coreference")
@@ -162,26 +320,11 @@ class Coreference:
         )
         self.segmenter = lexicon.segmenter
         # 我冷 / … / 那怎么办: the trouble the last exchange stated (``problem_then``)
-        pt = lexicon.rule("coreference", "problem_then")
-        self.pt_source = pt.source if pt is not None else None
-        self.pt_problem = rule_pattern(pt, "problem")
-        self.pt_drop = rule_pattern(pt, "drop")
-        self.pt_max = int(pt.get("max_len", 8)) if pt is not None else 0
+        self.pt = _ProblemThen.read(lexicon.rule("coreference", "problem_then"))
         # 回答我这个问题: the question the last exchange asked (``asked_question``)
-        aq = lexicon.rule("coreference", "asked_question")
-        self.aq_source = aq.source if aq is not None else ""
-        self.aq_nouns = rule_words(aq, "nouns")
-        self.aq_asks = rule_pattern(aq, "asks")
-        self.aq_drop = rule_pattern(aq, "drop")
-        self.aq_own = rule_pattern(aq, "own_when")
-        self.aq_len = (int(aq.get("min_len", 4)), int(aq.get("max_len", 16))) if aq else (0, -1)
+        self.aq = _AskedQuestion.read(lexicon.rule("coreference", "asked_question"))
         # 我在吃辣条 / 我喜欢吃这个: the object of the same verb (``verb_object``)
-        vo = lexicon.rule("coreference", "verb_object")
-        self.vo_source = vo.source if vo is not None else ""
-        self.vo_refs = rule_words(vo, "refs")
-        self.vo_before = rule_pattern(vo, "before")
-        self.vo_after = rule_pattern(vo, "after")
-        self.vo_consume = rule_words(vo, "consume")
+        self.vo = _VerbObject.read(lexicon.rule("coreference", "verb_object"))
         # 皮囊这本书 / 柯南我看过 / 《X》: a title the last exchange said in a frame of its kind
         # (rules/coreference.yaml ``title_frames``)
         frames = lexicon.rule("coreference", "title_frames")
@@ -211,99 +354,32 @@ class Coreference:
         self.frame_title_not = rule_pattern(frames, "title_not")
         # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
         # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
-        lone = lexicon.rule("coreference", "lone_antecedent")
-        self.lone_source = lone.source if lone is not None else ""
-        self.lone_pronouns = rule_words(lone, "pronouns")
-        self.lone_margin = float(lone.get("margin", 1.0)) if lone is not None else 1.0
-        self.lone_kinds = rule_words(lone, "salient")
-        self.lone_statement_kinds = rule_words(lone, "statement_salient")
-        self.lone_common = int(lone.get("common_freq", 0)) if lone is not None else 0
-        self.lone_not_human = rule_words(lone, "not_human_types")
-        self.lone_not_types = rule_words(lone, "not_types")
-        self.lone_not_pos = frozenset(f"pos:{t}" for t in rule_words(lone, "not_pos"))
-        self.lone_not_heads = tuple(sorted(rule_words(lone, "not_heads")))
-        self.lone_predicate = rule_pattern(lone, "predicate_before", ending=True)
+        self.lone = _LoneAntecedent.read(lexicon.rule("coreference", "lone_antecedent"))
         # 男的女的 / 王凯是男的 / 你看过他的电视剧吗: in a narrative statement 他 / 她 take the
         # one name the last exchange said (rules/coreference.yaml ``statement_person``)
-        sp = lexicon.rule("coreference", "statement_person")
-        self.sp_source = sp.source if sp is not None else ""
-        self.sp_pronouns = rule_words(sp, "pronouns")
-        self.sp_types = rule_words(sp, "types")
-        self.sp_margin = float(sp.get("margin", 1.0)) if sp is not None else 1.0
-        self.sp_not = rule_words(sp, "not_names")
-        self.sp_whole = bool(sp.get("whole_reply")) if sp is not None else False
-        self.sp_whole_not_pos = rule_words(sp, "whole_not_pos")
-        self.sp_not_after = rule_pattern(sp, "not_after")
+        self.sp = _StatementPerson.read(lexicon.rule("coreference", "statement_person"))
         # 吃鸡公煲 / 那是什么: a food a turn of eating named is not identified (topic_eat)
         eat = lexicon.rule("context", "topic_eat")
         self.eat_source = eat.source if eat is not None else None
         self.eat_identity = rule_pattern(eat, "not_identity")
         # 天蝎座还是双鱼座 / 双鱼座是怎么样的 / 这个星座: the one the reply took up
-        choice = lexicon.rule("coreference", "reply_choice")
-        self.choice_source = choice.source if choice is not None else ""
-        self.choice_refs = rule_words(choice, "refs")
+        self.choice = _ReplyChoice.read(lexicon.rule("coreference", "reply_choice"))
         # 叫郭麒麟 / 啥 / 我叫这个名字: the name a turn called someone (called_name)
-        called = lexicon.rule("coreference", "called_name")
-        self.called_source = called.source if called is not None else ""
-        self.called_nouns = rule_words(called, "nouns")
-        self.called_frame = called.pattern if called is not None else None
-        self.called_not = rule_pattern(called, "name_not")
+        self.called = _CalledName.read(lexicon.rule("coreference", "called_name"))
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
-        ans = lexicon.rule("coreference", "answered_thing")
-        self.ans_source = ans.source if ans is not None else ""
-        self.ans_pronouns = rule_words(ans, "pronouns")
-        self.ans_question = rule_pattern(ans, "question")
-        self.ans_margin = float(ans.get("margin", 1.0)) if ans is not None else 1.0
-        self.ans_grams = rule_words(ans, "grams")
-        self.ans_types = rule_words(ans, "types")
+        self.ans = _AnsweredThing.read(lexicon.rule("coreference", "answered_thing"))
         # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
-        pn = lexicon.rule("coreference", "person_noun")
-        self.pn_source = pn.source if pn is not None else ""
-        self.pn_pronouns = rule_words(pn, "pronouns")
-        self.pn_not_after = rule_pattern(pn, "not_after", ending=True)
-        self.pn_counted = rule_pattern(pn, "counted")
-        self.pn_tags = frozenset(f"pos:{t}" for t in rule_words(pn, "tags"))
-        unseen = lexicon.rule("coreference", "unseen_name")
-        self.unseen_source = unseen.source if unseen is not None else ""
-        self.unseen_max = int(unseen.get("max_len", 3)) if unseen is not None else 3
-        self.unseen_not_doubled = (
-            frozenset("".join(str(unseen.get("not_doubled") or "").split()))
-            if unseen is not None
-            else frozenset()
-        )
-        self.unseen_called = rule_pattern(unseen, "called")
-        self.unseen_predicate_before = rule_words(unseen, "predicate_before")
+        self.pn = _PersonNoun.read(lexicon.rule("coreference", "person_noun"))
+        self.unseen = _UnseenName.read(lexicon.rule("coreference", "unseen_name"))
+        self.unseen_not_doubled = frozenset("".join(self.unseen.not_doubled.split()))
         # single-character surnames (a name opens with one the segmenter left on its own)
         self.unseen_surnames = frozenset(x for x in self.mt.analyzer.surnames if len(x) == 1)
         # 时崎狂三 / 时崎狂三酱 / 我要她的资料: what the reply repeats of the user's turn
         # (rules/coreference.yaml ``exchange_echo``)
-        echo = lexicon.rule("coreference", "exchange_echo")
-        echo_data: dict[str, Any] = dict(echo.data) if echo is not None else {}
-        self.echo_source = echo.source if echo is not None else ""
-        self.echo_pronouns = rule_words(echo, "pronouns")
-        self.echo_len = (int(echo_data.get("min_len", 2)), int(echo_data.get("max_len", 8)))
-        self.echo_common = int(echo_data.get("common_freq", 1000))
-        self.echo_rare = int(echo_data.get("rare_freq", 5))
-        self.echo_not = rule_pattern(echo, "not_chars")
-        self.echo_not_after = rule_pattern(echo, "not_after", ending=True)
-        self.echo_latin = int(echo_data.get("min_latin", 3))
-        loved = lexicon.rule("coreference", "loved_one")
-        self.loved_source = loved.source if loved is not None else ""
-        self.loved_frame = loved.pattern if loved is not None else None
-        self.loved_pronouns = rule_words(loved, "pronouns")
-        self.loved_heads = (
-            tuple(str(w) for w in (loved.get("heads") or [])) if loved is not None else ()
-        )
-        req = lexicon.rule("coreference", "requested_work")
-        self.request_source = req.source if req is not None else ""
-        self.request_frame = req.pattern if req is not None else None
-        self.request_refs = rule_words(req, "refs")
-        self.request_not = rule_pattern(req, "not_title")
-        self.request_by = rule_pattern(req, "by")
-        animal = lexicon.rule("coreference", "lone_animal")
-        self.animal_source = animal.source if animal is not None else ""
-        self.animal_pronouns = rule_words(animal, "pronouns")
-        self.animals = rule_words(animal, "animals")
+        self.echo = _ExchangeEcho.read(lexicon.rule("coreference", "exchange_echo"))
+        self.loved = _LovedOne.read(lexicon.rule("coreference", "loved_one"))
+        self.request = _RequestedWork.read(lexicon.rule("coreference", "requested_work"))
+        self.animal = _LoneAnimal.read(lexicon.rule("coreference", "lone_animal"))
         who_frame = lexicon.rule("context", "topic_who")
         self.person_frame = who_frame.source if who_frame is not None else None
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
@@ -386,11 +462,11 @@ class Coreference:
             return state
         if self._opening_filler(text, ref):
             return state
-        if ref.source == self.pt_source:
+        if ref.source == (self.pt.source or None):
             trouble = self._stated_trouble(state)
             if trouble is None:
                 return state  # 那 is the conjunction: nothing to say what it stands for
-            why = f"the trouble the last exchange stated ({self.pt_source})"
+            why = f"the trouble the last exchange stated ({self.pt.source})"
             return self._replace(state, ref, Candidate(trouble, self.min_score, why), ref.end)
         if self.not_refs is not None and any(
             m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
@@ -420,9 +496,9 @@ class Coreference:
             return self._attribute_of(state, d, ref, orig_text)
         # 你爱听什么歌 / 来一首远走高飞 / 我最喜欢这首歌: the title asked for, not the request
         answer = (
-            self._requested_work(state, d, orig_text) if ref.text in self.request_refs else None
+            self._requested_work(state, d, orig_text) if ref.text in self.request.refs else None
         )
-        why = f"the title the user asked for ({self.request_source})"
+        why = f"the title the user asked for ({self.request.source})"
         if answer is None and ref.animacy != "human" and not ref.plural:
             answer = self.mt.answer_mention(state, d, orig_text)
             why = "answer to a which-question"
@@ -432,26 +508,26 @@ class Coreference:
         if answer is None and ref.animacy == "human" and not ref.plural:
             answer = self._who_named(state, d, orig_text, ref)
             why = "the name the reply to a who-question gave"
-        if answer is None and ref.text in self.loved_pronouns and not ref.noun:
+        if answer is None and ref.text in self.loved.pronouns and not ref.noun:
             answer = self._loved_one(state, d, orig_text, ref)
-            why = f"the person the user said they like ({self.loved_source})"
+            why = f"the person the user said they like ({self.loved.source})"
         if answer is not None:
             # 你最喜欢哪本书 / 围城 / 这本书谁写的: what the assistant just named in answer
             end = ref.noun_end if ref.noun else ref.end
             if not ref.noun and text[end : end + 1] == answer.text[-1:]:
                 end += 1  # 这个座 / 狮子座: the word's last character is the noun
             return self._replace(state, ref, Candidate(answer, 10.0, why), end)
-        if ref.noun in self.aq_nouns:
+        if ref.noun in self.aq.nouns:
             asked = self._asked_question(state, orig_text)
             if asked is not None:
-                why = f"the question the last exchange asked ({self.aq_source})"
+                why = f"the question the last exchange asked ({self.aq.source})"
                 return self._replace(
                     state, ref, Candidate(asked, self.min_score, why), ref.noun_end
                 )
-        if ref.noun in self.called_nouns:
+        if ref.noun in self.called.nouns:
             called = self._called_name(state, orig_text)
             if called is not None:
-                why = f"the name the last exchange called someone ({self.called_source})"
+                why = f"the name the last exchange called someone ({self.called.source})"
                 return self._replace(
                     state, ref, Candidate(called, self.min_score, why), ref.noun_end
                 )
@@ -552,12 +628,12 @@ class Coreference:
         # last exchange; failing that, for a verb of eating or drinking (``consume``), the one
         # thing the exchange named is no such object (今天天气真好 / 阳光很足 / 我不爱吃这个
         # asks), while 学这个 / 玩这个 may still take it (你会打羽毛球吗 / 会一点 / 我也想学这个)
-        verb = self._object_verb(orig_text, ref) if ref.text in self.vo_refs else None
-        eats = not good and not ref.noun and verb in self.vo_consume
+        verb = self._object_verb(orig_text, ref) if ref.text in self.vo.refs else None
+        eats = not good and not ref.noun and verb in self.vo.consume
         if not good and not ref.noun and verb is not None:
             obj = self._verb_object(state, orig_text, ref)
             if obj is not None:
-                why = f"the object of the same verb in the last exchange ({self.vo_source})"
+                why = f"the object of the same verb in the last exchange ({self.vo.source})"
                 return self._replace(state, ref, Candidate(obj, self.min_score, why), ref.end)
         if not good and not ref.noun and ref.etype is None and not eats:
             plain = self._plain_antecedent(d, window, orig_text, ref)
@@ -566,25 +642,25 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
                 )
-        if not good and ref.text in self.lone_pronouns and not ref.noun:
+        if not good and ref.text in self.lone.pronouns and not ref.noun:
             lone = self._lone_antecedent(d, window, orig_text, ref)
             if lone is not None:
-                why = f"{lone.why}; the one thing the last exchange named ({self.lone_source})"
+                why = f"{lone.why}; the one thing the last exchange named ({self.lone.source})"
                 return self._replace(state, ref, Candidate(lone.mention, lone.score, why), ref.end)
-        if not good and human and not ref.noun and self.unseen_source and not narrative:
+        if not good and human and not ref.noun and self.unseen.source and not narrative:
             name = self._unseen_name(d, window, orig_text, ref)
             if name is not None:
-                why = f"the one name the last exchange said ({self.unseen_source})"
+                why = f"the one name the last exchange said ({self.unseen.source})"
                 return self._replace(state, ref, Candidate(name, self.min_score, why), ref.end)
-        if not good and ref.text in self.echo_pronouns and not ref.noun:
+        if not good and ref.text in self.echo.pronouns and not ref.noun:
             echo = self._exchange_echo(state, d, window, orig_text, ref)
             if echo is not None:
-                why = f"said by the user, repeated by the reply ({self.echo_source})"
+                why = f"said by the user, repeated by the reply ({self.echo.source})"
                 return self._replace(state, ref, Candidate(echo, self.min_score, why), ref.end)
-        if not good and ref.text in self.animal_pronouns and not ref.noun:
+        if not good and ref.text in self.animal.pronouns and not ref.noun:
             animal = self._lone_animal(state, d, orig_text)
             if animal is not None:
-                why = f"the one animal the last exchange named ({self.animal_source})"
+                why = f"the one animal the last exchange named ({self.animal.source})"
                 return self._replace(state, ref, Candidate(animal, self.min_score, why), ref.end)
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
@@ -616,22 +692,22 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(named, self.min_score, why), ref.noun_end
                 )
-        if not good and narrative and ref.text in self.sp_pronouns and not ref.noun:
+        if not good and narrative and ref.text in self.sp.pronouns and not ref.noun:
             person = self._statement_person(d, window, cands, orig_text, ref)
             if person is not None:
-                why = f"{person.why}; the one name the last exchange said ({self.sp_source})"
+                why = f"{person.why}; the one name the last exchange said ({self.sp.source})"
                 return self._replace(
                     state, ref, Candidate(person.mention, person.score, why), ref.end
                 )
             if (
-                self.sp_whole
+                self.sp.whole_reply
                 and not any(c.score >= self.min_score for c in cands)
                 and not self._pronoun_said(d, window)
             ):
                 # 你说啥 / 马努吉诺比利 / 他是…: a reply that only names someone jieba does not know
                 whole = self._whole_turn(state, orig_text, ref, named=True)
                 if whole is not None:
-                    why = f"a reply that only names them ({self.sp_source})"
+                    why = f"a reply that only names them ({self.sp.source})"
                     return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
         if not good and narrative:
             # a narrative statement is read, not searched for its referent: no question back
@@ -731,17 +807,17 @@ class Coreference:
             if whole is not None:
                 why = f"a turn that only names it ({self.whole_source})"
                 return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
-        if not good and not ref.noun and ref.text in self.ans_pronouns:
+        if not good and not ref.noun and ref.text in self.ans.pronouns:
             answered = self._answered_thing(d, window, orig_text)
             if answered is not None:
-                why = f"{answered.why}; what the reply answered with ({self.ans_source})"
+                why = f"{answered.why}; what the reply answered with ({self.ans.source})"
                 return self._replace(
                     state, ref, Candidate(answered.mention, answered.score, why), ref.end
                 )
-        if not good and human and not ref.noun and ref.text in self.pn_pronouns:
+        if not good and human and not ref.noun and ref.text in self.pn.pronouns:
             kin = self._lone_person_noun(d, window, cands, orig_text, ref)
             if kin is not None:
-                why = f"{kin.why}; the one person word the last exchange said ({self.pn_source})"
+                why = f"{kin.why}; the one person word the last exchange said ({self.pn.source})"
                 return self._replace(state, ref, Candidate(kin.mention, kin.score, why), ref.end)
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
@@ -757,17 +833,17 @@ class Coreference:
             same = ambiguous_with(good, d)
             echo = (
                 self._exchange_echo(state, d, window, orig_text, ref)
-                if ref.text in self.echo_pronouns and not ref.noun
+                if ref.text in self.echo.pronouns and not ref.noun
                 else None
             )
             if echo is not None and any(c.mention.text in echo.text for c in same[:2]):
                 # 林丹 / 林丹和李宗伟的比赛 / 他: of two close candidates, the one the user named
                 # and the reply repeated
-                why = f"said by the user, repeated by the reply ({self.echo_source})"
+                why = f"said by the user, repeated by the reply ({self.echo.source})"
                 return self._replace(state, ref, Candidate(echo, self.min_score, why), ref.end)
             chosen = self._reply_choice(state, same, ref)
             if chosen is not None:
-                why = f"{chosen.why}; the one the reply took up ({self.choice_source})"
+                why = f"{chosen.why}; the one the reply took up ({self.choice.source})"
                 end = ref.noun_end if ref.noun else ref.end
                 return self._replace(state, ref, Candidate(chosen.mention, chosen.score, why), end)
             return ask(
@@ -896,7 +972,7 @@ class Coreference:
                 or phrase in text
             ):
                 continue
-            if named and any(t.pos in self.sp_whole_not_pos for t in self.mt.parse(phrase).tokens):
+            if named and any(t.pos in self.sp.whole_not_pos for t in self.mt.parse(phrase).tokens):
                 continue  # 听听 / 说的再细点儿呗 / 只辅助女警: the reply says something
             if not framed:
                 toks = [t for t in self.mt.parse(phrase).tokens if t.text.strip()]
@@ -920,16 +996,16 @@ class Coreference:
         (任然的歌 -> 任然) is who is meant. None otherwise."""
         if self._person_before(text, ref):
             return None  # the query names its own person before the pronoun
-        best = self._clear_leader(d, window, text, self.lone_margin)
+        best = self._clear_leader(d, window, text, self.lone.margin)
         narrative = self.mt.is_statement(text)
-        kinds = self.lone_statement_kinds if narrative else self.lone_kinds
+        kinds = self.lone.statement_salient if narrative else self.lone.salient
         if best is None or not salient(best, kinds):
             return None
         m = best.mention
         if (
-            m.etype in self.lone_not_types
-            or m.source in self.lone_not_pos
-            or m.head.endswith(self.lone_not_heads)
+            m.etype in self.lone.not_types
+            or m.source in self.lone.not_pos
+            or m.head.endswith(self.lone.not_heads)
             or _DEMONSTRATIVE.search(m.text)
             or self._said_as_predicate(d, window, m.text)
             or self._after_surname(d, m)
@@ -942,12 +1018,14 @@ class Coreference:
             lu = d.last_user()
             if lu is not None and _WHO.search(lu.turn.content):
                 return None  # 这首歌谁唱的 / 我也不知道 / 他唱得好吗: who is the open question
-            if (m.protected or m.etype in self.lone_not_human) and not _LATIN.fullmatch(m.text):
+            if (m.protected or m.etype in self.lone.not_human_types) and not _LATIN.fullmatch(
+                m.text
+            ):
                 return None  # 他 is no product (iPhone 15); a Latin name may be a person (yoyo)
         elif m.etype in HUMAN_TYPES and (
             m.source == self.person_frame
             or m.text.startswith(self.mt.analyzer.surnames)
-            or self.segmenter.freq(m.text) >= self.lone_common
+            or self.segmenter.freq(m.text) >= self.lone.common_freq
         ):
             # 它 is no person (鲁迅是谁 / 周杰伦 / 作家); a title or a brand jieba tags as a name
             # (蒲公英 / 比亚迪) may be what it points at
@@ -962,7 +1040,7 @@ class Coreference:
             and m.etype not in NAMED
             and m.etype not in HUMAN_TYPES
             and not m.protected
-            and self.segmenter.freq(m.text) >= self.lone_common
+            and self.segmenter.freq(m.text) >= self.lone.common_freq
         ):
             return None
         gender = self.pronoun_gender.get(ref.text)
@@ -974,16 +1052,16 @@ class Coreference:
         """The name a turn of the last exchange, the user's first, calls someone or something
         (rules/coreference.yaml ``called_name``: 叫郭麒麟 / 一个叫周可依的小姐姐): what 这个名字
         points at. None when neither turn calls anything, or the query says the name."""
-        if self.called_frame is None:
+        if self.called.frame is None:
             return None
         for turn in state.history[-2:]:
-            fm = self.called_frame.search(turn.content)
+            fm = self.called.frame.search(turn.content)
             if fm is None or fm.group("name") in text:
                 continue
             name = fm.group("name")
-            if self.called_not is not None and self.called_not.search(name):
+            if self.called.name_not is not None and self.called.name_not.search(name):
                 continue  # 你叫什么名字: a question, no name called
-            return said_mention(name, "thing", turn, "obj", fm.start("name"), self.called_source)
+            return said_mention(name, "thing", turn, "obj", fm.start("name"), self.called.source)
         return None
 
     def _answered_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
@@ -992,21 +1070,21 @@ class Coreference:
         / 它的热量 -> 薯片): the user's last turn asks (``question``), the best candidate of the
         last exchange is the subject or object of the reply, a thing, no kind noun, and leads the
         next by ``margin``. None otherwise."""
-        if self.ans_question is None or len(d.turns) < 2:
+        if self.ans.question is None or len(d.turns) < 2:
             return None
         asked, reply = d.turns[-2], d.turns[-1]
         if asked.turn.role != "user" or reply.turn.role != "assistant":
             return None
-        if not self.ans_question.search(asked.turn.content):
+        if not self.ans.question.search(asked.turn.content):
             return None
-        best = self._clear_leader(d, window, text, self.ans_margin)
+        best = self._clear_leader(d, window, text, self.ans.margin)
         if best is None:
             return None
         m = best.mention
         if (
             m.turn != reply.turn.index
-            or m.gram not in self.ans_grams
-            or m.etype not in self.ans_types
+            or m.gram not in self.ans.grams
+            or m.etype not in self.ans.types
             or self.mt.is_category(m.text)
             or _DEMONSTRATIVE.search(m.text)
         ):
@@ -1031,15 +1109,15 @@ class Coreference:
         if len({c.mention.text for c in near}) != 1:
             return None
         m = near[0].mention
-        if m.source.startswith("pos:") and m.source not in self.pn_tags:
+        if m.source.startswith("pos:") and m.source not in self.pn.tags:
             return None  # 看医生 (jieba nz): an activity jieba made one word of
         ti = d.turn_at(m.turn)
         first = next((t for t in ti.parse.tokens if t.start == m.start), None) if ti else None
         if first is None or kind_of(first.pos, first.text) == "VERB":
             return None  # the phrase opens with a verb: an activity, not a person
         before = d.said(m.turn)[: m.start]
-        if (self.pn_not_after is not None and self.pn_not_after.search(before)) or (
-            self.pn_counted is not None and self.pn_counted.search(m.text)
+        if (self.pn.not_after is not None and self.pn.not_after.search(before)) or (
+            self.pn.counted is not None and self.pn.counted.search(m.text)
         ):
             return None
         lu = d.last_user()
@@ -1048,7 +1126,7 @@ class Coreference:
                 o = c.mention
                 if (
                     o.turn == lu.turn.index
-                    and o.etype not in self.lone_not_types
+                    and o.etype not in self.lone.not_types
                     and (o.etype == "person" or self.segmenter.freq(o.text) == 0)
                 ):
                     return None  # 伍声 / 大叔: the reply's word for whom the user named
@@ -1066,18 +1144,18 @@ class Coreference:
         pronoun. ``not_after`` (a headless 他的) keeps it too."""
         if self._person_before(text, ref):
             return None
-        if self.sp_not_after is not None and self.sp_not_after.match(text, ref.end):
+        if self.sp.not_after is not None and self.sp.not_after.match(text, ref.end):
             return None
         if self._pronoun_said(d, window):
             return None
         near = [c for c in cands if c.mention.turn in window and c.score >= self.min_score]
         if (
             not near
-            or near[0].mention.etype not in self.sp_types
-            or near[0].mention.text in self.sp_not
+            or near[0].mention.etype not in self.sp.types
+            or near[0].mention.text in self.sp.not_names
         ):
             return None
-        if len(near) > 1 and near[0].score - near[1].score < self.sp_margin:
+        if len(near) > 1 and near[0].score - near[1].score < self.sp.margin:
             return None
         m = near[0].mention
         said = d.said(m.turn)
@@ -1111,18 +1189,18 @@ class Coreference:
             for name, at in unseen_names(
                 ti.parse.tokens,
                 surnames=self.unseen_surnames,
-                max_len=self.unseen_max,
+                max_len=self.unseen.max_len,
                 not_doubled=self.unseen_not_doubled,
                 known=self.segmenter.freq,
-                predicate_before=self.unseen_predicate_before,
+                predicate_before=self.unseen.predicate_before,
             ):
                 if name in text:
                     continue
                 seen_here.add(name)
                 if ti.turn.index in window and name not in found:
                     found[name] = self._unseen(name, ti, at)
-            if self.unseen_called is not None and ti.turn.index in window:
-                for fm in self.unseen_called.finditer(ti.turn.content):
+            if self.unseen.called is not None and ti.turn.index in window:
+                for fm in self.unseen.called.finditer(ti.turn.content):
                     name = fm.group("name")
                     if name in text or name in found or _SPEAKERISH.search(name):
                         continue
@@ -1143,7 +1221,7 @@ class Coreference:
         says again, when it is the only one of its length and looks like a name (时崎狂三 /
         时崎狂三酱 -> 时崎狂三). None when the query names a person of its own before the
         pronoun, says the stretch itself, or the stretch is an ordinary word or phrase."""
-        if self.echo_not is None or self._person_before(text, ref):
+        if self.echo.not_chars is None or self._person_before(text, ref):
             return None
         if text.count(ref.text) > 1 and self.mt.is_statement(text):
             return None  # 我也不认识她不过我室友认识她: a narrative that goes on about 她
@@ -1156,7 +1234,7 @@ class Coreference:
         if len(low_said) != len(said):
             return None
         toks = [t for t in asked.parse.tokens if t.text.strip()]
-        low, high = self.echo_len
+        low, high = self.echo.length
         best: list[tuple[int, int]] = []
         size = 0
         for i in range(len(toks)):
@@ -1179,13 +1257,13 @@ class Coreference:
         words, phrase = toks[i:j], phrases.pop()
         if (
             phrase in text
-            or self.echo_not.search(phrase)
-            or (phrase.isascii() and len(phrase) < self.echo_latin)
+            or self.echo.not_chars.search(phrase)
+            or (phrase.isascii() and len(phrase) < self.echo.min_latin)
             or not self._name_like(words)
         ):
             return None
         if self._said_as_predicate(d, window, phrase) or (
-            self.echo_not_after is not None and self.echo_not_after.search(said, 0, words[0].start)
+            self.echo.not_after is not None and self.echo.not_after.search(said, 0, words[0].start)
         ):
             return None  # 那你也别乐意 / 早上要化妆: a predicate or an activity there
         gender = self.pronoun_gender.get(ref.text)
@@ -1196,23 +1274,23 @@ class Coreference:
         theirs = last.turn.content[at : at + len(phrase)]
         if sum(c.isupper() for c in theirs) > sum(c.isupper() for c in phrase):
             phrase = theirs  # c罗 / C罗是…: the name as written with its capitals
-        return said_mention(phrase, "thing", asked.turn, "topic", start, self.echo_source)
+        return said_mention(phrase, "thing", asked.turn, "topic", start, self.echo.source)
 
     def _loved_one(self, state: State, d: Any, text: str, ref: Ref) -> Mention | None:
         """The person the user's last turn said they like (rules/coreference.yaml ``loved_one``:
         我喜欢一个女孩子但是… -> 我喜欢的女孩子), named with 的 in place of 一个. None when the
         turn says no such thing, the query names a person of its own before the pronoun, or a
         gendered noun disagrees with the pronoun."""
-        if self.loved_frame is None or self._person_before(text, ref):
+        if self.loved.frame is None or self._person_before(text, ref):
             return None
         exchange = last_exchange(state, d)
         if exchange is None:
             return None
         said = exchange[0].turn.content
-        fm = self.loved_frame.search(said)
+        fm = self.loved.frame.search(said)
         if (
             fm is None
-            or not fm.group("x").endswith(self.loved_heads)
+            or not fm.group("x").endswith(self.loved.heads)
             or fm.group("verb") in text[: ref.start]  # 可我真的很喜欢她: no 很喜欢我喜欢的女生
         ):
             return None
@@ -1230,7 +1308,7 @@ class Coreference:
             fm.start(),
             fm.end(),
             0,
-            self.loved_source,
+            self.loved.source,
         )
 
     def _requested_work(self, state: State, d: Any, text: str) -> Mention | None:
@@ -1239,28 +1317,30 @@ class Coreference:
         when neither turn ends with such a request, the phrase names no title, or the query
         says it already."""
         exchange = last_exchange(state, d)
-        if self.request_frame is None or exchange is None:
+        if self.request.frame is None or exchange is None:
             return None
         for ti in exchange:
             said = ti.turn.content.strip()
-            fm = self.request_frame.search(said)
+            fm = self.request.frame.search(said)
             if fm is None:
                 continue
             title = fm.group("title")
-            by = self.request_by.match(title) if self.request_by is not None else None
+            by = self.request.by.match(title) if self.request.by is not None else None
             if by is not None and self._names_person(by.group("by")):
                 title = title[by.end() :]  # 刘若英的后来 -> 后来: the song, not its singer's
-            if (self.request_not is not None and self.request_not.search(title)) or title in text:
+            if (
+                self.request.not_title is not None and self.request.not_title.search(title)
+            ) or title in text:
                 continue
             at = ti.turn.content.find(title)
-            return said_mention(title, "work", ti.turn, "obj", at, self.request_source)
+            return said_mention(title, "work", ti.turn, "obj", at, self.request.source)
         return None
 
     def _reply_choice(self, state: State, same: list[Candidate], ref: Ref) -> Candidate | None:
         """Of candidates too close to choose, the one the assistant's last turn names when it
         names exactly one of them (rules/coreference.yaml ``reply_choice``: 你是天蝎座还是双鱼座
         / 双鱼座是怎么样的 / 说到这个星座 -> 双鱼座). None otherwise."""
-        if ref.text not in self.choice_refs or not state.history:
+        if ref.text not in self.choice.refs or not state.history:
             return None
         last = state.history[-1]
         if last.role != "assistant":
@@ -1317,7 +1397,7 @@ class Coreference:
             last = [t for t in self.mt.parse(phrase).tokens if t.text.strip()][-1:]
             if last and (
                 kind_of(last[0].pos, last[0].text) in ("VERB", "ADJ", "ADV")
-                and self.segmenter.freq(last[0].text) > self.echo_rare
+                and self.segmenter.freq(last[0].text) > self.echo.rare_freq
             ):
                 continue  # 帅爆: a comment, not a title (知更鸟, a rare word, may end one)
             at = turn.content.find(phrase)
@@ -1409,8 +1489,8 @@ class Coreference:
         that calls it good (这个好吃), by rules/coreference.yaml ``verb_object`` before / after;
         None when there is none."""
         said = (
-            self.vo_before.search(text[: ref.start]) if self.vo_before is not None else None
-        ) or (self.vo_after.search(text[ref.end :]) if self.vo_after is not None else None)
+            self.vo.before.search(text[: ref.start]) if self.vo.before is not None else None
+        ) or (self.vo.after.search(text[ref.end :]) if self.vo.after is not None else None)
         return said.group("verb") if said is not None else None
 
     def _verb_object(self, state: State, text: str, ref: Ref) -> Mention | None:
@@ -1430,7 +1510,7 @@ class Coreference:
         if said is not None:
             obj, ti = said
             at = max(ti.turn.content.find(obj), 0)
-            return said_mention(obj, "thing", ti.turn, "obj", at, self.vo_source)
+            return said_mention(obj, "thing", ti.turn, "obj", at, self.vo.source)
         # 最近什么电影好看 / 一出好戏吧… / 这个不好看: a title of the verb's kind
         return self._framed_title(state, text[: ref.start], verb)
 
@@ -1439,17 +1519,17 @@ class Coreference:
         coreference.yaml ``problem_then``: 我冷 -> 冷, 可是睡不着 -> 睡不着): its last clause
         when it states one and asks nothing, without the speaker, a conjunction, a time word
         and closing particles. None otherwise."""
-        if self.pt_problem is None or self.pt_drop is None:
+        if self.pt.problem is None or self.pt.drop is None:
             return None
         for turn in [t for t in state.history[-2:] if t.content.strip()]:
             said = turn.content.strip()
-            if self.aq_asks is not None and self.aq_asks.search(said):
+            if self.aq.asks is not None and self.aq.asks.search(said):
                 continue
             clause = _CLAUSE_SPLIT.split(said.rstrip("，,。！!～~ "))[-1]
-            trouble = self.pt_drop.sub("", clause)
-            if 0 < len(trouble) <= self.pt_max and self.pt_problem.search(trouble):
+            trouble = self.pt.drop.sub("", clause)
+            if 0 < len(trouble) <= self.pt.max_len and self.pt.problem.search(trouble):
                 at = turn.content.find(trouble)
-                return said_mention(trouble, "thing", turn, "obj", max(at, 0), self.pt_source or "")
+                return said_mention(trouble, "thing", turn, "obj", max(at, 0), self.pt.source)
         return None
 
     def _asked_question(self, state: State, text: str) -> Mention | None:
@@ -1457,20 +1537,22 @@ class Coreference:
         coreference.yaml ``asked_question``: 浙江省面积多大 / 这个问题我哪知道呀), said without
         its addressee frame and closing particles. None when neither turn asks, or the
         question is too short or too long to stand for 这个问题."""
-        if self.aq_asks is None or self.aq_drop is None:
+        if self.aq.asks is None or self.aq.drop is None:
             return None
-        low, high = self.aq_len
+        low, high = self.aq.length
         for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
             said = turn.content.strip()
-            if not self.aq_asks.search(said):
+            if not self.aq.asks.search(said):
                 continue
-            if turn.role == "user" and not (self.aq_own is not None and self.aq_own.search(text)):
+            if turn.role == "user" and not (
+                self.aq.own_when is not None and self.aq.own_when.search(text)
+            ):
                 return None  # the user's own question, answered by the reply
-            question = self.aq_drop.sub("", said)
+            question = self.aq.drop.sub("", said)
             if not low <= len(question) <= high or question in text:
                 return None
             at = max(turn.content.find(question[:2]), 0)
-            return said_mention(question, "thing", turn, "obj", at, self.aq_source)
+            return said_mention(question, "thing", turn, "obj", at, self.aq.source)
         return None
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
@@ -1485,14 +1567,14 @@ class Coreference:
         for ti in exchange:
             for t in ti.parse.tokens:
                 word = t.text[:1] if len(t.text) == 2 and t.text[0] == t.text[1] else t.text
-                if word in self.animals and word not in found:
+                if word in self.animal.animals and word not in found:
                     found[word] = (ti, t)
         if len(found) != 1:
             return None
         word, (ti, t) = next(iter(found.items()))
         if word in text:
             return None
-        return said_mention(word, "thing", ti.turn, "topic", t.start, self.animal_source)
+        return said_mention(word, "thing", ti.turn, "topic", t.start, self.animal.source)
 
     def _name_like(self, words: list[Any]) -> bool:
         """The words of an echoed stretch look like a name (rules/coreference.yaml
@@ -1503,21 +1585,21 @@ class Coreference:
         if len(words) == 1:
             w = words[0]
             f = freq(w.text)
-            return f <= self.echo_rare or (
-                kind_of(w.pos, w.text) == "NOUN" and w.pos != "vn" and f < self.echo_common
+            return f <= self.echo.rare_freq or (
+                kind_of(w.pos, w.text) == "NOUN" and w.pos != "vn" and f < self.echo.common_freq
             )
         kinds = [kind_of(w.pos, w.text) for w in words]
         return (
             all(
                 k in ("NOUN", "OTHER") for k, w in zip(kinds, words, strict=True) if len(w.text) > 1
             )
-            and any(freq(w.text) < self.echo_common for w in words)
+            and any(freq(w.text) < self.echo.common_freq for w in words)
             and kinds[-1] != "LOC"
         )
 
     def _unseen(self, name: str, ti: Any, start: int) -> Mention:
         """The mention of an unseen name said at ``start`` of turn ``ti`` (unseen_name)."""
-        return said_mention(name, "person", ti.turn, "dep", start, self.unseen_source)
+        return said_mention(name, "person", ti.turn, "dep", start, self.unseen.source)
 
     def _after_surname(self, d: Any, m: Mention) -> bool:
         """吴/一帆: the phrase follows a surname the segmenter left on its own, so it is the
@@ -1531,7 +1613,7 @@ class Coreference:
         """那你也别乐意 / 周末去爬山了: a word the last exchange says after a negation, a degree
         adverb or 去 (rules/coreference.yaml ``lone_antecedent`` ``predicate_before``) is a
         predicate or an activity there, whatever jieba tagged it, not a thing talked about."""
-        if self.lone_predicate is None:
+        if self.lone.predicate_before is None:
             return False
         for ti in d.turns:
             if ti.turn.index not in window:
@@ -1539,7 +1621,7 @@ class Coreference:
             said = ti.turn.content
             at = said.find(word)
             while at > 0:
-                if self.lone_predicate.search(said, 0, at):
+                if self.lone.predicate_before.search(said, 0, at):
                     return True
                 at = said.find(word, at + 1)
         return False

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from rulerewrite.context import (
     UNKNOWN_TYPES,
@@ -1402,6 +1402,71 @@ def rule_alternation(rule: Rule | None, key: str, *, ending: bool = False) -> re
         return re.compile("(?!)")
     body = "|".join(re.escape(w) for w in words)
     return re.compile(f"(?:{body})$" if ending else body)
+
+
+def key(
+    name: str = "",
+    default: Any = None,
+    *,
+    absent: Any = None,
+    ending: bool = False,
+    prefix: str = "",
+    sort: bool = False,
+) -> Any:
+    """A field of a :class:`RuleView`: the rule key ``name`` (the field's own name when empty;
+    ``"pattern"`` is the rule's pattern), the value when the key is absent (``default``) and
+    when the whole rule is (``absent``, else ``default``); ``ending`` anchors a pattern to the
+    end of what it searches, ``prefix`` goes before every word of a word set (``pos:``), ``sort``
+    sorts a word tuple."""
+    meta = {"key": name, "default": default, "ending": ending, "prefix": prefix, "sort": sort}
+    return field(default=default if absent is None else absent, metadata=meta)
+
+
+_View = TypeVar("_View", bound="RuleView")
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """The keys of one rule, read once when a mode is built, each field by its declared type:
+    ``frozenset[str]`` a word set (``rule_words``), ``tuple[str, ...]`` the words in their
+    order, ``re.Pattern[str] | None`` a pattern (``rule_pattern``), ``tuple[int, int]`` two
+    numbers (``key("min_len/max_len", (2, 8))``), ``int`` / ``float`` / ``bool`` / ``str`` a
+    value; ``source`` is where the rule stands. Subclasses declare the fields; ``read`` fills
+    them (the defaults when the rule is absent)."""
+
+    source: str = ""
+
+    @classmethod
+    def read(cls: type[_View], rule: Rule | None) -> _View:
+        if rule is None:
+            return cls()
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            name = str(f.metadata.get("key") or f.name)
+            default = f.metadata.get("default", f.default)
+            if f.name == "source":
+                values[f.name] = rule.source
+            elif f.type == "frozenset[str]":
+                pre = f.metadata.get("prefix", "")
+                values[f.name] = frozenset(pre + w for w in rule_words(rule, name))
+            elif f.type == "tuple[str, ...]":
+                words = rule_tuple(rule, name)
+                values[f.name] = tuple(sorted(words)) if f.metadata.get("sort") else words
+            elif f.type == "re.Pattern[str] | None":
+                values[f.name] = (
+                    rule.pattern
+                    if name == "pattern"
+                    else rule_pattern(rule, name, ending=bool(f.metadata.get("ending")))
+                )
+            elif f.type == "tuple[int, int]":
+                lo, hi = name.split("/")
+                values[f.name] = (int(rule.get(lo, default[0])), int(rule.get(hi, default[1])))
+            elif f.type in ("int", "float", "bool", "str"):
+                conv = {"int": int, "float": float, "bool": bool, "str": str}[str(f.type)]
+                values[f.name] = conv(rule.get(name, default))
+            else:
+                raise TypeError(f"{cls.__name__}.{f.name}: no reader for {f.type}")
+        return cls(**values)
 
 
 def _who_answer(d: Dialogue) -> int | None:
