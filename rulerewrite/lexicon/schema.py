@@ -460,6 +460,27 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "type_names": "names",
         "identity_question": "regex",
     },
+    ("completeness", "ellipsis_patterns"): dict.fromkeys(
+        (
+            "ne_shape",
+            "personal",
+            "speakers",
+            "says_nothing",
+            "interjection",
+            "evaluation",
+            "judged_end",
+            "says_end",
+            "offer_end",
+            "offer_clause",
+            "how",
+            "possessor",
+            "yes_no",
+            "final_mood",
+            "negated_end",
+            "number",
+        ),
+        "regex",
+    ),
 }
 
 

@@ -44,10 +44,6 @@ from rulerewrite.text.parse import Parse, Token
 # the assistant's 你 is the user's 我 when an answer repeats a question; the assistant's own 我 is dropped
 _PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
 
-# the longer leads first: with 那 first, 那么机场的呢 read as 那 + 么机场 (a question word)
-_NE = re.compile(
-    r"^(?P<lead>(?:那么|那如果|那(?![个些种位款样么])|如果是|换成|要是)?)(?P<x>.{1,16}?)(?:呢|的呢)[?？]?$"
-)
 _PERSON_TYPES = frozenset({"person", "human"})
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
@@ -98,6 +94,25 @@ class Ellipsis:
         type_names = (words.get("type_names") if words is not None else None) or {}
         self.type_names = {str(k): str(v) for k, v in type_names.items()}
         self.identity_question = rule_pattern(words, "identity_question") or re.compile("(?!)")
+        # the patterns over words of rules/completeness_words.yaml (ellipsis_patterns)
+        pats = lexicon.rule("completeness", "ellipsis_patterns")
+        never = re.compile("(?!)")
+        self.ne_shape = rule_pattern(pats, "ne_shape") or never
+        self.personal = rule_pattern(pats, "personal") or never
+        self.speakers = rule_pattern(pats, "speakers") or never
+        self.says_nothing = rule_pattern(pats, "says_nothing") or never
+        self.interjection = rule_pattern(pats, "interjection") or never
+        self.evaluation = rule_pattern(pats, "evaluation") or never
+        self.judged_end = rule_pattern(pats, "judged_end") or never
+        self.says_end = rule_pattern(pats, "says_end") or never
+        self.offer_end = rule_pattern(pats, "offer_end") or never
+        self.offer_clause = rule_pattern(pats, "offer_clause") or never
+        self.how = rule_pattern(pats, "how") or never
+        self.possessor = rule_pattern(pats, "possessor") or never
+        self.yes_no = rule_pattern(pats, "yes_no") or never
+        self.final_mood = rule_pattern(pats, "final_mood") or never
+        self.negated_end = rule_pattern(pats, "negated_end") or never
+        self.number = rule_pattern(pats, "number") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -396,7 +411,7 @@ class Ellipsis:
     def applies(self, state: State) -> bool:
         if state.features.length > self.max_len * 2:
             return False
-        if state.features.has_history or bool(_NE.match(state.standalone)):
+        if state.features.has_history or bool(self.ne_shape.match(state.standalone)):
             return True
         # no history: a short query asking about an attribute of an unnamed thing (保修多久)
         return state.features.length <= 10 and any(w in state.standalone for w in self.ask_words)
@@ -585,7 +600,7 @@ class Ellipsis:
             and typed_both
             and kinds[0] in ("ADV", "VERB")
             and toks[0].text not in self.topic_not_pred
-            and not _SPEAKERS.search(body)
+            and not self.speakers.search(body)
             and "PRON" not in kinds
             and not body.endswith("吧")
         ):
@@ -650,7 +665,7 @@ class Ellipsis:
                 )
             named.setdefault(m.text, m)
         reply = self.mt.bare_noun_phrase(b, _NOUN_PHRASE_KINDS)
-        if reply is not None and (not _CJK.search(reply) or _PERSONAL.search(reply)):
+        if reply is not None and (not _CJK.search(reply) or self.personal.search(reply)):
             reply = None  # notime / 我的: no thing to comment on
         if reply is not None and not any(
             t in reply and (t in a or m.source.startswith("dictionaries/"))
@@ -720,7 +735,7 @@ class Ellipsis:
         obj, src, what = None, told, f"the user's own question {asked!r}"
         if body != asked and body and not _CLAUSES.search(body):
             obj = self._after_verb(verb, body, self.own_asked_pre, text)
-        said = _FINAL_MOOD.sub("", last.turn.content.strip())
+        said = self.final_mood.sub("", last.turn.content.strip())
         if obj is None and self.own_said_pre is not None and said and not _CLAUSES.search(said):
             obj = self._after_verb(verb, said, self.own_said_pre, text)
             # what the reply says after the verb is a thing (许嵩 / 鞠婧祎照片), not a clause
@@ -748,7 +763,7 @@ class Ellipsis:
             return None
         v = m.group("v")
         asp = m.group("asp") or ""
-        if asp == "了" and not _NEGATED_END.search(m.group("pre")):
+        if asp == "了" and not self.negated_end.search(m.group("pre")):
             return None  # 现在能看了 / 吃了呀: a change of state, no object missing
         final = asp in ("过了", "了")  # 看过了 / 不穿了: the final 了 stays last
         at = m.end("asp") - 1 if final else m.end("v") + len(m.group("to") or "") + len(asp)
@@ -802,7 +817,7 @@ class Ellipsis:
         if rule is None or m is None or exchange is None or self.neg_end is None:
             return None
         told, last = exchange
-        if _FINAL_MOOD.sub("", last.turn.content.strip()) != m.group("r"):
+        if self.final_mood.sub("", last.turn.content.strip()) != m.group("r"):
             return None
         asked = told.turn.content.strip().rstrip("?？!！。.~ 啊呀呢")
         body = self.neg_end.sub("", asked)
@@ -829,7 +844,7 @@ class Ellipsis:
         ):
             return None
         said = text.strip()
-        lead = _INTERJECTION.match(said)
+        lead = self.interjection.match(said)
         front = lead.end() if lead else 0
         new = said[:front] + topic + said[front : m.end("r")] + pred + said[m.end("r") :]
         note = f"{m.group('r')} of the user's question {asked!r}: {topic + pred!r}"
@@ -879,7 +894,7 @@ class Ellipsis:
         for m in sorted(ti.mentions, key=lambda m: m.end):
             if m.start != 0 or not 2 <= len(m.text) <= self.vo_max or m.end >= len(said):
                 continue
-            if _PERSONAL.search(m.text[:1]) or _HAS_QWORD.search(m.text):
+            if self.personal.search(m.text[:1]) or _HAS_QWORD.search(m.text):
                 continue
             if self.vo_judged.match(said[m.end :]):
                 return said[: m.end]
@@ -889,7 +904,7 @@ class Ellipsis:
         """The whole of turn ``ti`` when it is a bare noun phrase (剑风传奇 / 猪肘子呀): nouns, a
         的 inside them, final particles; at most the rule's ``max_object`` characters, no
         pronoun, no question word."""
-        said = _FINAL_MOOD.sub("", ti.turn.content.strip())
+        said = self.final_mood.sub("", ti.turn.content.strip())
         toks = [t for t in ti.parse.tokens if t.end <= len(said)]
         if not said or len(said) > self.vo_max or not toks or toks[-1].end != len(said):
             return None
@@ -916,14 +931,14 @@ class Ellipsis:
         moods = len(verb) >= 2 and verb[0] in self.echo_moods
         for cand in (verb, verb[1:]) if moods else (verb,):
             i = said.find(cand)
-            if i >= 0 and not _PERSONAL.search(cand) and pre.match(said[:i]):
+            if i >= 0 and not self.personal.search(cand) and pre.match(said[:i]):
                 obj = re.sub(r"^[了过]?个?", "", said[i + len(cand) :])
                 break
         if (
             not obj
             or len(obj) > self.own_max
             or obj[0] in "不没了过的是"
-            or _PERSONAL.search(obj)
+            or self.personal.search(obj)
             or _HAS_QWORD.search(obj)
             or obj in text
         ):
@@ -943,7 +958,7 @@ class Ellipsis:
         if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
             return state
         d = self.mt.dialogue(state)
-        m = _NE.match(text.strip())
+        m = self.ne_shape.match(text.strip())
         if m and not _HAS_QWORD.search(m.group("x")):
             done = self._bare_ne(state, d, m.group("lead"), m.group("x").strip())
             if done is not None:
@@ -1236,7 +1251,7 @@ class Ellipsis:
         reacts to is the thing just named."""
         last = _answered(state, d)
         said = self.mt.bare_noun_phrase(last.turn.content, _NOUN_PHRASE_KINDS) if last else None
-        if last is None or said is None or _PERSONAL.search(said):
+        if last is None or said is None or self.personal.search(said):
             return None
         if any(said.endswith(n) for n in self.mt.category_nouns):
             return None  # 游戏 / 短篇小说: the kind of the topic, not a thing of its own
@@ -1273,7 +1288,7 @@ class Ellipsis:
             return None  # 是的呀亲 / 没有作用 / 吉列的: a reply, not a thing
         if any(kind_of(t.pos, t.text) in _NOT_IN_THING for t in self.mt.parse(said).tokens):
             return None  # 人气很高的对战类手游 / 自己搜一下 / 星期三: no bare thing
-        if _PERSONAL.search(said) or m.text in said or m.head in said:
+        if self.personal.search(said) or m.text in said or m.head in said:
             return None  # 龙族你看过吗 / 龙族小说: the reply names the same thing again
         if any(said[k : k + 2] in text for k in range(len(said) - 1)):
             return None  # 星巴克味道 / 味道还可以: the query says part of it again
@@ -1305,7 +1320,7 @@ class Ellipsis:
         if not offered:
             return None
         best = offered[0]
-        said = _OFFER_END.sub("", last.turn.content.strip())
+        said = self.offer_end.sub("", last.turn.content.strip())
         texts = {c.mention.text for c in offered}
         if any(t not in best.mention.text for t in texts) and not self._offered_first(
             offered, last.turn.content
@@ -1316,7 +1331,7 @@ class Ellipsis:
         if (
             best.mention.text in said
             and len(said) <= 10
-            and not _OFFER_CLAUSE.search(said)
+            and not self.offer_clause.search(said)
             and said != best.mention.text
         ):
             # 烤冷面啊 / 进击的巨人: a reply that is only the offer is its whole name, however
@@ -1351,7 +1366,7 @@ class Ellipsis:
             return None
         for c in cands:
             m = c.mention
-            if m.turn != last.turn.index or m.start != 0 or _PERSONAL.search(m.text):
+            if m.turn != last.turn.index or m.start != 0 or self.personal.search(m.text):
                 continue
             if m.head in self.attributes:
                 continue  # 味道很不错: an attribute judged, its owner is the thing
@@ -1384,7 +1399,7 @@ class Ellipsis:
     def _evaluation(self, text: str) -> str | None:
         """The judging word when ``text`` is nothing but an evaluation (adverbs, then an
         adjective or 好X / 难X, then particles: 超好吃啊 -> 好吃; 真的难 -> 难), else None."""
-        rest = _JUDGED_END.sub("", text.strip().rstrip("?？!！。.~ "))
+        rest = self.judged_end.sub("", text.strip().rstrip("?？!！。.~ "))
         toks = [t for t in self.mt.parse(rest).tokens if t.text.strip()] if rest else []
         if not toks:
             return None
@@ -1624,11 +1639,11 @@ class Ellipsis:
                 and not attribute  # 演技也很好: the attribute's owner is missing
             ):
                 return None
-            if _SPEAKERS.search(parse.text, toks[i0].start):
+            if self.speakers.search(parse.text, toks[i0].start):
                 return None  # 我也挺作 / 不逗你: the speakers are the subject
             first = toks[i0].text
             body = parse.text[toks[i0].start :]
-            if _HOW.match(body) and any(
+            if self.how.match(body) and any(
                 kinds[k] == "VERB"
                 and kinds[k + 1] == "NOUN"
                 and toks[k + 1].text not in self.attributes
@@ -1779,7 +1794,7 @@ class Ellipsis:
         attribute of it (一个伟大的人 / 好吃的水果 / 导演的名字; not 价格 / 作者). A phrase
         ending in 的 (谁写的 / 讲什么的 / 挺好吃的) is left as it is: said with and without
         是 alike."""
-        said = _SAYS_END.sub("", rest.strip())
+        said = self.says_end.sub("", rest.strip())
         if len(said) < 2 or said.startswith(self.copulas):
             return False
         if said in self.from_where:
@@ -1881,7 +1896,7 @@ class Ellipsis:
             if found is None:
                 continue
             x = next((g for g in found.groups() if g), "")
-            if not x or _PERSONAL.search(x) or _HAS_QWORD.search(x):
+            if not x or self.personal.search(x) or _HAS_QWORD.search(x):
                 return None
             # 你会说德语吗 / 那你教我吧 -> 那你教我德语吧: the language, not the speaking
             lead = next((v for v in self.teach_drop if x.startswith(v)), "")
@@ -2083,7 +2098,11 @@ class Ellipsis:
                 bound = None if modal or same else self.mt.bound_object(ptoks, k, verbs)
                 if not same and bound is None:
                     continue
-                if t.text in flipped and ti.turn.role != "user" and _YES_NO.search(ti.turn.content):
+                if (
+                    t.text in flipped
+                    and ti.turn.role != "user"
+                    and self.yes_no.search(ti.turn.content)
+                ):
                     continue  # 你想去爬山吗 / 我不想: the assistant asks, no statement of the verb
                 np: list[Any] = []
                 if modal:
@@ -2105,7 +2124,7 @@ class Ellipsis:
                     if (len(np) < 2 and len(np[0].text) < 2) or np[-1].end - np[0].start > 8:
                         continue
                     obj = ti.turn.content[np[0].start : np[-1].end]
-                    if obj in parse.text or _PERSONAL.search(obj):
+                    if obj in parse.text or self.personal.search(obj):
                         return None
                     end = self._after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
@@ -2114,9 +2133,9 @@ class Ellipsis:
                 if named is None:
                     continue
                 obj = named
-                if obj in parse.text or _PERSONAL.search(obj):
+                if obj in parse.text or self.personal.search(obj):
                     return None
-                if _HOW.match(parse.text):
+                if self.how.match(parse.text):
                     new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
                 else:
                     end = self._after_aspect(toks, j)
@@ -2163,7 +2182,7 @@ class Ellipsis:
                 obj = self.mt.noun_object(ti, ptoks, k)
                 if obj is None:
                     continue
-                if obj in text or _PERSONAL.search(obj):
+                if obj in text or self.personal.search(obj):
                     return None
                 at = counted.end("m")
                 return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
@@ -2198,7 +2217,7 @@ class Ellipsis:
                         break
             if obj is not None:
                 break
-        if obj is None or obj in text or _PERSONAL.search(obj):
+        if obj is None or obj in text or self.personal.search(obj):
             return None
         note = f"{verb}{m.group('m')} shows one {obj!r}, what the last exchange was about"
         return _object_after(state, rule.source, text, m.end("m"), obj, src, note)
@@ -2233,7 +2252,7 @@ class Ellipsis:
         if told.turn.content[:start].endswith(self.going):
             return None  # 去大理玩吗: where one goes is a place, whatever its tag
         # 你的手机壳 / 你也买一个 -> 你也买一个手机壳: whose it was is no part of the thing asked for
-        obj = _POSSESSOR.sub("", told.turn.content[start:end])
+        obj = self.possessor.sub("", told.turn.content[start:end])
         if self.request_count is not None:
             obj = self.request_count.sub("", obj)
         verb = m.group("pre")[-2:]
@@ -2244,7 +2263,7 @@ class Ellipsis:
         if (
             not obj
             or len(obj) > self.own_max
-            or _PERSONAL.search(obj)
+            or self.personal.search(obj)
             or _HAS_QWORD.search(obj)
             or obj in text
             or any(r.start == 0 for r in self.mt.references(obj))  # 这个动漫 points
@@ -2343,7 +2362,7 @@ class Ellipsis:
                 obj = self.mt.noun_object(ti, ptoks, k)
                 if obj is not None and self.copula_drop_end is not None:
                     obj = self.copula_drop_end.sub("", obj)  # 大猪蹄子哈哈
-                if not obj or _PERSONAL.search(obj) or _HAS_QWORD.search(obj):
+                if not obj or self.personal.search(obj) or _HAS_QWORD.search(obj):
                     continue
                 if obj in text:
                     return None
@@ -2625,9 +2644,9 @@ class Ellipsis:
             if first and kind_of(first[0].pos, first[0].text) == "NOUN":
                 return None  # 什么星座 / 啥1984年: the noun is part of what is asked
         number = m.group(0) in ("几", "多少")
-        if number != bool(_NUMBER.fullmatch(core)) and m.group(0) == "几":
+        if number != bool(self.number.fullmatch(core)) and m.group(0) == "几":
             return None  # 几 takes a bare number only (几岁 / 17)
-        if not (number and _NUMBER.fullmatch(core)) and any(
+        if not (number and self.number.fullmatch(core)) and any(
             kind_of(t.pos, t.text) not in ("NOUN", "TIME", "LOC")
             for t in self.mt.parse(core).tokens
         ):
@@ -2635,7 +2654,7 @@ class Ellipsis:
         # 哟 梁思佳是谁呀 / 班长: the opener goes, and the space after it
         lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip() + at
         filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
-        if number and _NUMBER.fullmatch(core) and after[:1] in self.measures:
+        if number and self.number.fullmatch(core) and after[:1] in self.measures:
             filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
@@ -2809,11 +2828,11 @@ class Ellipsis:
             and (len(np) > self.who_np_max or not (loc or names_a_thing(self.mt.parse(np).tokens)))
         ):
             return None  # 不知道 / 夺得第一名: a clause, not what the subject is
-        if cop and _SAYS_NOTHING.match(np):
+        if cop and self.says_nothing.match(np):
             return None  # 是啊 / 是吗: a reply to the question, not an answer
         lead, hedge = m.group("lead"), m.group("hedge") or ""
         rest = said[m.end("hedge") if hedge else len(lead) :]
-        if (q.groupdict().get("rel") or "").startswith("你") and not _PERSONAL.match(np):
+        if (q.groupdict().get("rel") or "").startswith("你") and not self.personal.match(np):
             # 郁振波是你啥人啊 / 男朋友: the user's relation, so 我男朋友
             at = m.start("np") - (len(said) - len(rest))
             rest = rest[:at] + "我" + rest[at:]
@@ -2874,7 +2893,7 @@ class Ellipsis:
             return None
         reply_text = text.strip().rstrip("?？!！。.~ ")
         # an interjection before the reply (嗯嗯对呢 / 哈哈哈可以) stays in front of it
-        opener = _INTERJECTION.match(reply_text)
+        opener = self.interjection.match(reply_text)
         said_before = opener.group() if opener else ""
         reply_text = reply_text[len(said_before) :]
         for rule, lead, end in self.reply_rules:
@@ -2973,7 +2992,7 @@ class Ellipsis:
                     continue
                 ended = k not in ("LOC", "DE") and t.text not in ("滴", "地")
                 break
-            if len(run) >= 2 and ended and not _PERSONAL.search(run):
+            if len(run) >= 2 and ended and not self.personal.search(run):
                 thing = run
         return thing
 
@@ -2983,14 +3002,14 @@ class Ellipsis:
         历下区好巧)."""
         last = _answered(state, d)
         said = text.strip().rstrip("?？!！。.~ ")
-        if last is None or not _EVALUATION.match(said):
+        if last is None or not self.evaluation.match(said):
             return None
         if any(_names_a_kind(t) for t in self.mt.parse(said).tokens):
             return None
         remark = self.mt.bare_noun_phrase(last.turn.content, _NOUN_PHRASE_KINDS) or self._evaluated(
             last.turn.content
         )
-        if remark is None or _PERSONAL.search(remark):
+        if remark is None or self.personal.search(remark):
             return None
         return _resolved_from(
             state,
@@ -3007,7 +3026,7 @@ class Ellipsis:
     def _evaluated(self, said: str) -> str | None:
         """The noun phrase a short evaluative statement opens with (鱼皮花生特别脆 ->
         鱼皮花生; 小油条看着不错 -> 小油条): what a bare evaluation after it goes on about."""
-        if len(said) > 12 or _PERSONAL.search(said):
+        if len(said) > 12 or self.personal.search(said):
             return None
         toks = [t for t in self.mt.parse(said.rstrip("?？!！。.~ ")).tokens if t.text.strip()]
         k = 0
@@ -3053,7 +3072,7 @@ class Ellipsis:
         if q is None:
             return self._bare_opinion(state, d, said, last)
         thing = self.mt.bare_noun_phrase(q["x"], _NOUN_PHRASE_KINDS)
-        if thing is None or thing != q["x"] or _PERSONAL.search(thing):
+        if thing is None or thing != q["x"] or self.personal.search(thing):
             return None
         return _resolved_from(
             state,
@@ -3091,7 +3110,7 @@ class Ellipsis:
             ]
             named = named or [m for m in told.mentions if not m.is_set]
             thing = named[0].text if len(named) == 1 else None
-        if thing is None or _PERSONAL.search(thing) or thing in said:
+        if thing is None or self.personal.search(thing) or thing in said:
             return None
         return _resolved_from(
             state,
@@ -3190,7 +3209,7 @@ class Ellipsis:
             if (
                 bare is not None
                 and bare not in text
-                and not _PERSONAL.search(bare)
+                and not self.personal.search(bare)
                 # 也有电影 / 这么有名没玩过吗冒险游戏: a clause, not what the topic is
                 and not any(kind_of(t.pos, t.text) == "ADV" for t in np_toks)
                 # 陈奕迅音乐王子 / 你知道陈奕迅: the reply took up a part of it as its topic
@@ -3392,7 +3411,7 @@ class Ellipsis:
         # (安享一生有没有等待期呢 / 密码老是不对呢): for a clause the answer is None
         xparse = self.mt.parse(x)
         xtoks = [t for t in xparse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
-        if not xtoks or len(x) > 14 or _PERSONAL.search(x):
+        if not xtoks or len(x) > 14 or self.personal.search(x):
             return None
         if x in self.attribute_nouns:
             # 缺点呢 after 双鱼座的特点: the attribute takes the previous question's attribute;
@@ -3562,43 +3581,19 @@ _EXCHANGE = "topic of the last exchange"
 # have others between the two (", named by the user")
 _FRAMED_LEAD = ("subject of last user turn", "topic frame")
 _NE_KINDS = frozenset({"NOUN", "TIME", "NUM", "ADJ", "DE", "LOC"})
-_PERSONAL = re.compile(r"[你我他她它您咱]")
-_SAYS_NOTHING = re.compile(r"^(?:[啊呀吗么嘛吧的哦呢滴]|真的|吗|不是)*$")
 _CJK_OR_WORD = re.compile(r"[\u4e00-\u9fffA-Za-z0-9]")  # the said turn goes on into the query
 # tags of a noun that, right before a verb, is its topicalised object (三体也看过); a place, a
 # time or a noun after a question word (下沙也买不起 / 用什么语言写) is not
 _OBJECT_POS = frozenset({"n", "nz", "nr", "nrt", "nrfg", "eng", "x"})
-_INTERJECTION = re.compile(r"^(?:嗯+|恩+|哈+|额+|哦+|噢+|哎+|诶|啊)[，,\s]*")
-# a bare evaluation: 好远 / 好巧 / 挺好听的 / 太贵了 / 真香
-# (好吧 / 好的 / 真的 acknowledge, they evaluate nothing)
-_EVALUATION = re.compile(
-    r"^(?:(?:好|真|太|挺|很|超|蛮|巨)(?![吧的啊呀哒嘞了嘛哦滴])[\u4e00-\u9fff]{1,2}?){1,2}"
-    r"[的了啊呀哦吧呢哈哒]*$"
-)
-# what may end a turn that judges a thing (好吃不 / 臭吗 / 好看呀)
-_JUDGED_END = re.compile(r"(?:不|么|吗|呢|啊|呀|的|吧|哈|嘛|哦)+$")
-# what ends a phrase that says what its subject is (好学校啊 / 哪里人呢)
-_SAYS_END = re.compile(r"[吗么呢啊呀吧哈嘛哦?？!！。.~]+$")
-# what may end a reply that only offers a thing (烤冷面啊), and what makes it a clause
-_OFFER_END = re.compile(r"(?:[了啊呀吧嘛哒哈哦呢~～!！。.])+$")
-_OFFER_CLAUSE = re.compile(r"[\s，,。；;！!？?、你我他她它和或都]|是|有|在|不|没|很|挺|好|还是|跟")
-_HOW = re.compile(r"^(?:那|那么)?(?:该|要)?(?:怎么|怎样|如何|咋)")
 # an A-not-A question (在不在 / 算不算 / 有没有 / 喜不喜欢): `a` is the verb's first character
 _A_NOT_A = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")
-# a whole A-not-A verb (会不会 / 有没有 / 喜不喜欢): the verb is `a` and the `rest`
-_POSSESSOR = re.compile(r"^(?:你|我|您|他|她)们?的")
 _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clauses
-# a statement's final mood words and punctuation (爱许嵩啊 / 我爱巧克力~); not a question's 吗
-_YES_NO = re.compile(r"[吗么][?？!！。.~\s]*$")  # a turn asking a yes/no question
-_FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
-_NEGATED_END = re.compile(r"[不没]$")  # a verb negated right before it (不穿 / 没吃)
+# a whole A-not-A verb (会不会 / 有没有 / 喜不喜欢): the verb is `a` and the `rest`
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
 # words a reply that only names a thing does not hold (an adverb, a pronoun, a particle, a
 # time or a count: 人气很高的手游 / 自己搜一下 / 星期三)
 _NOT_IN_THING = frozenset({"ADV", "PRON", "PART", "TIME", "NUM", "AUX", "CONJ"})
-_NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+")
-_SPEAKERS = re.compile(r"[你我您咱]")
 # the words a bare noun phrase of a comment may hold (腾讯游戏 / 很细心的一个星座)
 _COMMENT_NP = frozenset({"NOUN", "DE", "NUM", "ADJ", "ADV"})
 _CJK = re.compile(r"[\u4e00-\u9fff]")
