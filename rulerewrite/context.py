@@ -313,6 +313,10 @@ class ContextAnalyzer:
         self.named_kinds: list[tuple[re.Pattern[str], str]] = []
         self.work_verbs: frozenset[str] = frozenset()
         self.manner_words: frozenset[str] = frozenset()  # 怎么 / 如何 (rules/context.yaml)
+        # a numeral and measure opening a noun phrase: its tags and its text (rules/context.yaml
+        # quantity_opener)
+        self.opener_tags: frozenset[str] = frozenset()
+        self.opener: re.Pattern[str] | None = None
         # a person frame's X that is a role (网易老板是谁 / 微软之父是谁): not typed a person
         self.role_ends: tuple[str, ...] = ()
         self.kin_one: frozenset[str] = frozenset()  # 哥 of 我哥 (rules/context.yaml owned_kin)
@@ -335,6 +339,9 @@ class ContextAnalyzer:
                 self.human_heads += tuple(r.get("human_heads"))
             if r.get("manner_words"):
                 self.manner_words |= frozenset(str(w) for w in r.get("manner_words"))
+            if r.get("opener_tags") and r.pattern is not None:
+                self.opener_tags |= frozenset(str(t) for t in r.get("opener_tags"))
+                self.opener = r.pattern
             if r.get("not_human"):
                 self.not_human |= frozenset(str(w) for w in r.get("not_human"))
             if r.get("not_name_ends"):
@@ -520,8 +527,18 @@ class ContextAnalyzer:
                 # aspect particle follows it; the person before it is the phrase
                 b -= 1
             head = toks[b - 1]
-            while a < b - 1 and (toks[a].text in _MEASURE or toks[a].text in _VERB_MEASURE):
-                a += 1  # 个坎 / 些问题 / (讲解)一下金瓶梅: a measure word opens no name
+            while a < b - 1 and (
+                toks[a].text in _MEASURE
+                or toks[a].text in _VERB_MEASURE
+                or (
+                    toks[a].pos in self.opener_tags
+                    and self.opener is not None
+                    and self.opener.fullmatch(toks[a].text) is not None
+                )
+            ):
+                # 个坎 / 些问题 / (讲解)一下金瓶梅 / (唱)首加州旅馆 / 很多表情包: a measure word
+                # or a numeral opens no name
+                a += 1
             if b - a >= 2 and a > 0 and toks[a - 1].text in self.manner_words:
                 a += 1  # 怎么评价宋江: after 怎么 / 如何 the first word is the verb (manner_verb)
             if head.pos == "nr" and b - a == 2 and toks[a].text.endswith(self.human_heads):
