@@ -20,6 +20,7 @@ from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     ANSWER_KINDS,
     BY_USER,
+    HUMAN_TYPES,
     NAMED_TYPES,
     PERSON_PRONOUNS,
     RECIPIENTS,
@@ -44,7 +45,6 @@ from rulerewrite.text.parse import Parse, Token
 # the assistant's 你 is the user's 我 when an answer repeats a question; the assistant's own 我 is dropped
 _PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
 
-_PERSON_TYPES = frozenset({"person", "human"})
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
 _HAS_QWORD = re.compile("|".join(re.escape(q) for q in sorted(QUESTION_WORDS)))
@@ -521,7 +521,7 @@ class Ellipsis:
         if not toks:
             return None
         props = self.topic_props
-        if topic.etype in _PERSON_TYPES:
+        if topic.etype in HUMAN_TYPES:
             props = props | self.topic_person_props
         if name in props or name in self.topic_person_props:
             return None  # 背影 / 脸好看吗: a property is no thing a comment is about
@@ -914,7 +914,7 @@ class Ellipsis:
         if any(t.text in PERSON_PRONOUNS or is_question_word(t.text) for t in toks):
             return None
         # a phrase the turn names whole, not a person's kind (朋友 / 老师)
-        if not any(m.text == said and m.etype not in _PERSON_TYPES for m in ti.mentions):
+        if not any(m.text == said and m.etype not in HUMAN_TYPES for m in ti.mentions):
             return None
         return said
 
@@ -1092,8 +1092,8 @@ class Ellipsis:
                 )
             )
             # 好伤心 / 会讲话: only a person feels or talks
-            and (not human or c.mention.etype in _PERSON_TYPES)
-            and not (no_person and c.mention.etype in _PERSON_TYPES)
+            and (not human or c.mention.etype in HUMAN_TYPES)
+            and not (no_person and c.mention.etype in HUMAN_TYPES)
             # a phrase that itself refers (三者 / 其以及…) fills nothing; coreference's business
             and not self.mt.references(c.mention.text)
             and not self.mt.is_clause(c.mention)
@@ -1755,7 +1755,7 @@ class Ellipsis:
         prev_tok, prev = toks[i], kinds[i]
         if prev == "NOUN":
             # a person before the verb is its subject (女儿也喜欢), anything else its object
-            return self.mt.analyzer.type_of(prev_tok.text, prev_tok.pos) not in _PEOPLE
+            return self.mt.analyzer.type_of(prev_tok.text, prev_tok.pos) not in HUMAN_TYPES
         return (
             i == j - 1
             and prev == "VERB"
@@ -2402,7 +2402,7 @@ class Ellipsis:
             if m.turn not in window or c.score < self.min_score_question:
                 continue
             if (
-                m.etype in _PERSON_TYPES
+                m.etype in HUMAN_TYPES
                 or m.etype in ("place", "time")
                 or _is_pronounish(m)
                 or m.text.endswith("的")
@@ -2922,7 +2922,7 @@ class Ellipsis:
                 if (
                     len(toks) >= 2
                     and kind_of(toks[0].pos, toks[0].text) == "NOUN"
-                    and self.mt.analyzer.type_of(toks[0].text, toks[0].pos) not in _PEOPLE
+                    and self.mt.analyzer.type_of(toks[0].text, toks[0].pos) not in HUMAN_TYPES
                     and kind_of(toks[1].pos, toks[1].text) in first_kinds
                 ):
                     # 作业写完了么 / 还没 -> 作业还没写完: the thing done stays in front
@@ -3571,7 +3571,6 @@ class Ellipsis:
 
 
 _SLOT_TYPES = NAMED_TYPES | {"time"}
-_PEOPLE = frozenset({"person", "human"})
 # word classes a reply names something with (quiet_reply: a reply holding one is not quiet)
 _REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
 # a break between clauses (不好吃 换一个)
