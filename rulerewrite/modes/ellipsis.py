@@ -944,12 +944,19 @@ class Ellipsis:
         rewrite changes nothing."""
         if state.decision == "ask_user" or "coreference" in state.modes:
             return state
-        if state.has("fw:comparison"):
-            return state  # 哪个更便宜 / 有什么区别: the comparison mode's business
         text = state.standalone
+        # 哪种好吃 / 哪个牌子的最好: a kind of one thing asked about (kind_de), no choice between
+        # things unless the last turns said a set to choose from
+        kind_asked = self.kind_de is not None and self.kind_de.search(text) is not None
+        if state.has("fw:comparison") and not kind_asked:
+            return state  # 哪个更便宜 / 有什么区别: the comparison mode's business
         if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
             return state
         d = self.mt.dialogue(state)
+        if kind_asked and d.sets():
+            kind_asked = False
+            if state.has("fw:comparison"):
+                return state
         m = _NE.match(text.strip())
         if m and not _HAS_QWORD.search(m.group("x")):
             done = self._bare_ne(state, d, m.group("lead"), m.group("x").strip())
@@ -996,7 +1003,7 @@ class Ellipsis:
         member = which in self.which_members and not any(
             kind_of(t.pos, t.text) == "NOUN" for t in parse.tokens if t.end <= at
         )
-        if at >= 0 and not member and which not in self.which_attributes:
+        if at >= 0 and not member and which not in self.which_attributes and not kind_asked:
             return state  # 哪个更便宜 / 哪款手机: a choice, comparison decides
         # 你送我一个呗: the count with no noun, read once for the echo, the gap and the filter
         counted = self._counted(text)
@@ -1191,7 +1198,12 @@ class Ellipsis:
             if inside:
                 pos = inside[-1].start  # 里面你最喜欢哪个人物: the whole goes before 里面
             filler += "" if inside or filler.endswith("的") else "的"
-        elif which and text.startswith("哪") and text.rstrip("?？呢啊呀").endswith("的"):
+        elif (
+            which
+            and not kind_asked
+            and text.startswith("哪")
+            and text.rstrip("?？呢啊呀").endswith("的")
+        ):
             filler += "是"  # 哪个国家的 -> 毕加索是哪个国家的
         elif how is not None:
             pass  # the object of the how-verb takes nothing after it
