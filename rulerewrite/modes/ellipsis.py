@@ -145,6 +145,7 @@ class Ellipsis:
         self.copula_back = int((copula.get("max_back") if copula else 0) or 2)
         self.copula_drop_end = rule_pattern(copula, "drop_end", ending=True)
         self.media = self.mt.patterns.get("media_owner", (None, ""))[0]
+        self.similar = self.mt.patterns.get("similar_to", (None, ""))[0]
         self.how_object = self.mt.patterns.get("how_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
@@ -1031,6 +1032,10 @@ class Ellipsis:
         if media is not None:
             # 有图片吗 / 给我发个链接: a picture or link of no one; whose goes before the noun
             gap = ("subject", media.start("n"))
+        similar = self.similar.match(text) if self.similar is not None and media is None else None
+        if similar is not None:
+            # 有类似的动漫吗: like what goes after 类似 (有类似寄生兽的动漫吗)
+            gap = ("subject", similar.end("sim"))
         if gap is None:
             return state
         kind, pos = gap
@@ -1192,6 +1197,8 @@ class Ellipsis:
                     break
         if media is not None:
             filler += "" if filler.endswith("的") else "的"  # 有图片吗 -> 有马卡龙的图片吗
+        elif similar is not None:
+            pass  # 类似 + the thing + the query's own 的
         elif member:
             # 喜欢哪个角色 -> 喜欢龙珠的哪个角色; 里面哪个人物 -> 命运石之门里面哪个人物
             inside = [t for t in parse.tokens if t.end <= pos and t.text in ("里面", "里")]
