@@ -146,6 +146,7 @@ class Ellipsis:
         self.copula_drop_end = rule_pattern(copula, "drop_end", ending=True)
         self.media = self.mt.patterns.get("media_owner", (None, ""))[0]
         self.similar = self.mt.patterns.get("similar_to", (None, ""))[0]
+        self.owned_head = self.mt.patterns.get("owned_head", (None, ""))[0]
         self.how_object = self.mt.patterns.get("how_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
@@ -947,8 +948,11 @@ class Ellipsis:
             return state
         text = state.standalone
         # 哪种好吃 / 哪个牌子的最好: a kind of one thing asked about (kind_de), no choice between
-        # things unless the last turns said a set to choose from
-        kind_asked = self.kind_de is not None and self.kind_de.search(text) is not None
+        # things unless the last turns said a set to choose from; nor is 你以前的比较好看
+        # (owned_head) a comparison between things
+        kind_asked = (self.kind_de is not None and self.kind_de.search(text) is not None) or (
+            self.owned_head is not None and self.owned_head.match(text) is not None
+        )
         if state.has("fw:comparison") and not kind_asked:
             return state  # 哪个更便宜 / 有什么区别: the comparison mode's business
         if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
@@ -1036,6 +1040,9 @@ class Ellipsis:
         if similar is not None:
             # 有类似的动漫吗: like what goes after 类似 (有类似寄生兽的动漫吗)
             gap = ("subject", similar.end("sim"))
+        owned = self.owned_head.match(text) if self.owned_head is not None else None
+        if owned is not None and media is None and similar is None:
+            gap = ("object", owned.end("de"))  # 我的也是二手的 -> 我的洗衣机也是二手的
         if gap is None:
             return state
         kind, pos = gap
@@ -1110,6 +1117,9 @@ class Ellipsis:
             attributes=self.mt.attribute_words,
             own_names=self.mt.own_names,
         )
+        if owned is not None:
+            # 我的用了两年: the thing owned, not a question phrase of the last turns (多长)
+            cands = [c for c in cands if not _HAS_QWORD.search(c.mention.text)]
         if not cands:
             return state
         best = cands[0]
