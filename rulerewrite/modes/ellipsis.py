@@ -1197,6 +1197,12 @@ class Ellipsis:
         # 劳驾88VIP: a polite opener the phrase was said with is no part of it (a dictionary
         # entity stands as written: 你好李焕英 is a title, not a greeting)
         filler = best.mention.text
+        if owned is not None:
+            # 有好一点的吗 + 更多的表情包 -> 有好一点的表情包吗, 有便宜点的吗 + 一件羽绒服 ->
+            # 有便宜点的羽绒服吗: the query has its own modifier, the head alone goes after it
+            if len(best.mention.head) >= 2 and "的" in filler:
+                filler = best.mention.head
+            filler = self._uncounted(filler)
         if not self._whole_entity(filler):
             filler = self.openers_re.sub("", filler) or filler
         if kind == "object":
@@ -1241,6 +1247,13 @@ class Ellipsis:
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
         )
+
+    def _uncounted(self, phrase: str) -> str:
+        """The phrase without the count it opens with (一件羽绒服 -> 羽绒服)."""
+        toks = [t for t in self.mt.parse(phrase).tokens if t.text.strip()]
+        if len(toks) >= 2 and kind_of(toks[0].pos, toks[0].text) == "NUM":
+            return phrase[toks[1].start :]
+        return phrase
 
     def _predicate_lead_at(self, text: str, pos: int) -> bool:
         """A lead word that is the query's predicate (还有 before a question word: rule
