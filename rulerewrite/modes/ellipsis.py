@@ -153,6 +153,8 @@ class Ellipsis:
         self.copula_back = int((copula.get("max_back") if copula else 0) or 2)
         self.copula_drop_end = rule_pattern(copula, "drop_end", ending=True)
         self.media = self.mt.patterns.get("media_owner", (None, ""))[0]
+        self.similar = self.mt.patterns.get("similar_to", (None, ""))[0]
+        self.owned_head = self.mt.patterns.get("owned_head", (None, ""))[0]
         self.how_object = self.mt.patterns.get("how_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
@@ -952,12 +954,22 @@ class Ellipsis:
         rewrite changes nothing."""
         if state.decision == "ask_user" or "coreference" in state.modes:
             return state
-        if state.has("fw:comparison"):
-            return state  # 哪个更便宜 / 有什么区别: the comparison mode's business
         text = state.standalone
+        # 哪种好吃 / 哪个牌子的最好: a kind of one thing asked about (kind_de), no choice between
+        # things unless the last turns said a set to choose from; nor is 你以前的比较好看
+        # (owned_head) a comparison between things
+        kind_asked = (self.kind_de is not None and self.kind_de.search(text) is not None) or (
+            self.owned_head is not None and self.owned_head.match(text) is not None
+        )
+        if state.has("fw:comparison") and not kind_asked:
+            return state  # 哪个更便宜 / 有什么区别: the comparison mode's business
         if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
             return state
         d = self.mt.dialogue(state)
+        if kind_asked and d.sets():
+            kind_asked = False
+            if state.has("fw:comparison"):
+                return state
         m = self.ne_shape.match(text.strip())
         if m and not _HAS_QWORD.search(m.group("x")):
             done = self._bare_ne(state, d, m.group("lead"), m.group("x").strip())
@@ -1004,7 +1016,7 @@ class Ellipsis:
         member = which in self.which_members and not any(
             kind_of(t.pos, t.text) == "NOUN" for t in parse.tokens if t.end <= at
         )
-        if at >= 0 and not member and which not in self.which_attributes:
+        if at >= 0 and not member and which not in self.which_attributes and not kind_asked:
             return state  # 哪个更便宜 / 哪款手机: a choice, comparison decides
         # 你送我一个呗: the count with no noun, read once for the echo, the gap and the filter
         counted = self._counted(text)
@@ -1032,6 +1044,13 @@ class Ellipsis:
         if media is not None:
             # 有图片吗 / 给我发个链接: a picture or link of no one; whose goes before the noun
             gap = ("subject", media.start("n"))
+        similar = self.similar.match(text) if self.similar is not None and media is None else None
+        if similar is not None:
+            # 有类似的动漫吗: like what goes after 类似 (有类似寄生兽的动漫吗)
+            gap = ("subject", similar.end("sim"))
+        owned = self.owned_head.match(text) if self.owned_head is not None else None
+        if owned is not None and media is None and similar is None:
+            gap = ("object", owned.end("de"))  # 我的也是二手的 -> 我的洗衣机也是二手的
         if gap is None:
             return state
         kind, pos = gap
@@ -1106,6 +1125,9 @@ class Ellipsis:
             attributes=self.mt.attribute_words,
             own_names=self.mt.own_names,
         )
+        if owned is not None:
+            # 我的用了两年: the thing owned, not a question phrase of the last turns (多长)
+            cands = [c for c in cands if not _HAS_QWORD.search(c.mention.text)]
         if not cands:
             return state
         best = cands[0]
@@ -1183,6 +1205,12 @@ class Ellipsis:
         # 劳驾88VIP: a polite opener the phrase was said with is no part of it (a dictionary
         # entity stands as written: 你好李焕英 is a title, not a greeting)
         filler = best.mention.text
+        if owned is not None:
+            # 有好一点的吗 + 更多的表情包 -> 有好一点的表情包吗, 有便宜点的吗 + 一件羽绒服 ->
+            # 有便宜点的羽绒服吗: the query has its own modifier, the head alone goes after it
+            if len(best.mention.head) >= 2 and "的" in filler:
+                filler = best.mention.head
+            filler = self._uncounted(filler)
         if not self._whole_entity(filler):
             filler = self.openers_re.sub("", filler) or filler
         if kind == "object":
@@ -1193,13 +1221,20 @@ class Ellipsis:
                     break
         if media is not None:
             filler += "" if filler.endswith("的") else "的"  # 有图片吗 -> 有马卡龙的图片吗
+        elif similar is not None:
+            pass  # 类似 + the thing + the query's own 的
         elif member:
             # 喜欢哪个角色 -> 喜欢龙珠的哪个角色; 里面哪个人物 -> 命运石之门里面哪个人物
             inside = [t for t in parse.tokens if t.end <= pos and t.text in ("里面", "里")]
             if inside:
                 pos = inside[-1].start  # 里面你最喜欢哪个人物: the whole goes before 里面
             filler += "" if inside or filler.endswith("的") else "的"
-        elif which and text.startswith("哪") and text.rstrip("?？呢啊呀").endswith("的"):
+        elif (
+            which
+            and not kind_asked
+            and text.startswith("哪")
+            and text.rstrip("?？呢啊呀").endswith("的")
+        ):
             filler += "是"  # 哪个国家的 -> 毕加索是哪个国家的
         elif how is not None:
             pass  # the object of the how-verb takes nothing after it
@@ -1220,6 +1255,13 @@ class Ellipsis:
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
         )
+
+    def _uncounted(self, phrase: str) -> str:
+        """The phrase without the count it opens with (一件羽绒服 -> 羽绒服)."""
+        toks = [t for t in self.mt.parse(phrase).tokens if t.text.strip()]
+        if len(toks) >= 2 and kind_of(toks[0].pos, toks[0].text) == "NUM":
+            return phrase[toks[1].start :]
+        return phrase
 
     def _predicate_lead_at(self, text: str, pos: int) -> bool:
         """A lead word that is the query's predicate (还有 before a question word: rule
