@@ -40,6 +40,51 @@ NAMED = ("person", "place", "org", "product", "code")
 
 
 @dataclass(frozen=True)
+class _WholeTurn(RuleView):
+    """``whole_turn``: 梅西 / 那是谁, a turn of the last exchange that only names a thing."""
+
+    openers: re.Pattern[str] | None = None
+    not_phrase: re.Pattern[str] | None = None
+    user_not: re.Pattern[str] | None = None
+    particles: str = ""
+    length: tuple[int, int] = key("min_len/max_len", (2, 8), absent=(0, -1))
+    reply_refs: frozenset[str] = frozenset()
+    reply_max_len: int = 0
+
+
+@dataclass(frozen=True)
+class _KindIdentity(RuleView):
+    """``kind_identity``: 这是一首歌 / 这是歌词吗, the work a bare 这 / 那 says the kind of."""
+
+    frame: re.Pattern[str] | None = key("pattern")
+    lines: frozenset[str] = frozenset()
+    line_min: int = key(default=4, absent=0)
+    line_not: re.Pattern[str] | None = None
+    reply_title: re.Pattern[str] | None = None
+    title_not: re.Pattern[str] | None = None
+    genres: frozenset[str] = frozenset()
+    title: tuple[int, int] = key("title_min/title_max", (2, 8), absent=(0, -1))
+
+
+@dataclass(frozen=True)
+class _TitleReference(RuleView):
+    """``title_reference``: 这本书 / 这个星座, the title the last exchange named."""
+
+    kinds: frozenset[str] = frozenset()
+    margin: float = 1.0
+    common_freq: int = 0
+    whole: tuple[int, int] = key("whole_min/whole_max", (2, 10), absent=(0, -1))
+    whole_tail: re.Pattern[str] | None = None
+    whole_not: re.Pattern[str] | None = None
+    whole_lead: re.Pattern[str] | None = None
+    signs: tuple[str, ...] = ()
+    sign_suffix: str = ""
+    sign_people: frozenset[str] = frozenset()
+    strip: re.Pattern[str] | None = None
+    not_title: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
 class _ProblemThen(RuleView):
     """``problem_then``: 我冷 / … / 那怎么办, the trouble the last exchange stated."""
 
@@ -272,52 +317,11 @@ class Coreference:
         self.plain_max_len = int(plain.get("max_len", 0)) if plain else 0
         self.plain_margin = float(plain.get("margin", 1.0)) if plain else 1.0
         # 梅西 / 那是谁: a turn of the last exchange that only names a thing (``whole_turn``)
-        whole = lexicon.rule("coreference", "whole_turn")
-        self.whole_source = whole.source if whole is not None else ""
-        self.whole_open, self.whole_not, self.whole_user_not = (
-            re.compile(str(whole.get(k))) if whole is not None and whole.get(k) else None
-            for k in ("openers", "not_phrase", "user_not")
-        )
-        self.whole_particles = str(whole.get("particles", "")) if whole else ""
-        self.whole_len = (
-            (int(whole.get("min_len", 2)), int(whole.get("max_len", 8))) if whole else (0, -1)
-        )
-        self.reply_refs = rule_words(whole, "reply_refs")
-        self.reply_max_len = int(whole.get("reply_max_len", 0)) if whole else 0
+        self.whole = _WholeTurn.read(lexicon.rule("coreference", "whole_turn"))
         # 这是一首歌 / 这是歌词吗: the work a bare 这 / 那 says the kind of (``kind_identity``)
-        kind = lexicon.rule("coreference", "kind_identity")
-        self.kind_source = kind.source if kind is not None else ""
-        self.kind_frame = kind.pattern if kind is not None else None
-        self.kind_lines = rule_words(kind, "lines")
-        self.kind_line_min = int(kind.get("line_min", 4)) if kind is not None else 0
-        self.kind_line_not = rule_pattern(kind, "line_not")
-        self.kind_reply = rule_pattern(kind, "reply_title")
-        self.kind_title_not = rule_pattern(kind, "title_not")
-        self.kind_genres = rule_words(kind, "genres")
-        self.kind_title = (
-            (int(kind.get("title_min", 2)), int(kind.get("title_max", 8)))
-            if kind is not None
-            else (0, -1)
-        )
+        self.kind = _KindIdentity.read(lexicon.rule("coreference", "kind_identity"))
         # 这本书 / 这个星座: the title the last exchange named (``title_reference``)
-        title = lexicon.rule("coreference", "title_reference")
-        self.title_kinds = frozenset(str(k) for k in (title.get("kinds") or [])) if title else ()
-        self.title_margin = float(title.get("margin", 1.0)) if title else 1.0
-        self.title_source = title.source if title is not None else ""
-        self.title_common = int(title.get("common_freq", 0)) if title else 0
-        self.title_whole = (
-            (int(title.get("whole_min", 2)), int(title.get("whole_max", 10))) if title else (0, -1)
-        )
-        self.title_tail = rule_pattern(title, "whole_tail")
-        self.title_whole_not = rule_pattern(title, "whole_not")
-        self.title_lead = rule_pattern(title, "whole_lead")
-        self.signs = tuple(str(w) for w in (title.get("signs") or [])) if title else ()
-        self.sign_suffix = str((title.get("sign_suffix") if title else "") or "")
-        self.sign_people = rule_words(title, "sign_people")
-        self.title_strip, self.not_title = (
-            re.compile(str(title.get(k))) if title is not None and title.get(k) else None
-            for k in ("strip", "not_title")
-        )
+        self.title = _TitleReference.read(lexicon.rule("coreference", "title_reference"))
         self.segmenter = lexicon.segmenter
         # 我冷 / … / 那怎么办: the trouble the last exchange stated (``problem_then``)
         self.pt = _ProblemThen.read(lexicon.rule("coreference", "problem_then"))
@@ -477,7 +481,7 @@ class Coreference:
         if kind is not None:
             work = self._kind_work(state, text, kind, first=True)
             if work is not None:
-                why = f"the work whose kind the query says ({self.kind_source})"
+                why = f"the work whose kind the query says ({self.kind.source})"
                 return self._replace(state, ref, Candidate(work, self.min_score, why), ref.end)
         said_kind = (
             self.frame_kind_after.match(text, ref.end)
@@ -679,16 +683,16 @@ class Coreference:
                     Candidate(framed, self.min_score, why),
                     ref.noun_end if ref.noun else ref.end,
                 )
-        if not good and ref.noun and self.title_kinds and self.title_kinds & set(kinds_of):
+        if not good and ref.noun and self.title.kinds and self.title.kinds & set(kinds_of):
             title = self._title_antecedent(d, window, orig_text, sign="zodiac" in kinds_of)
             if title is not None:
-                why = f"{title.why}; the title the last exchange named ({self.title_source})"
+                why = f"{title.why}; the title the last exchange named ({self.title.source})"
                 return self._replace(
                     state, ref, Candidate(title.mention, title.score, why), ref.noun_end
                 )
             named = None if self._noun_before(text, ref) else self._title_turn(state, orig_text)
             if named is not None:
-                why = f"a turn that only names the title ({self.title_source})"
+                why = f"a turn that only names the title ({self.title.source})"
                 return self._replace(
                     state, ref, Candidate(named, self.min_score, why), ref.noun_end
                 )
@@ -766,11 +770,11 @@ class Coreference:
                 )
             whole = None if ref.noun else self._whole_turn(state, orig_text, ref)
             if whole is not None:
-                why = f"a turn that only names it ({self.whole_source})"
+                why = f"a turn that only names it ({self.whole.source})"
                 return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
             work = self._kind_work(state, text, kind, first=False) if kind is not None else None
             if work is not None:
-                why = f"a turn that is a title of the kind said ({self.kind_source})"
+                why = f"a turn that is a title of the kind said ({self.kind.source})"
                 return self._replace(state, ref, Candidate(work, self.min_score, why), ref.end)
             return state
         if not good and ref.noun:
@@ -798,14 +802,14 @@ class Coreference:
             )
         if (
             not good
-            and ref.text in self.reply_refs
+            and ref.text in self.whole.reply_refs
             and not ref.noun
-            and len(orig_text) <= self.reply_max_len
+            and len(orig_text) <= self.whole.reply_max_len
         ):
             # 火腿肠 / 这个我知道是零食吧: rather than ask, the reply that only named a thing
             whole = self._whole_turn(state, orig_text, ref, framed=False)
             if whole is not None:
-                why = f"a turn that only names it ({self.whole_source})"
+                why = f"a turn that only names it ({self.whole.source})"
                 return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
         if not good and not ref.noun and ref.text in self.ans.pronouns:
             answered = self._answered_thing(d, window, orig_text)
@@ -887,7 +891,7 @@ class Coreference:
     def _kind_frame(self, text: str, ref: Ref) -> str | None:
         """The kind noun when ``ref`` is the bare 这 / 那 of a kind statement or question
         (rules/coreference.yaml ``kind_identity``: 这是一首歌 / 那是本小说吗), else None."""
-        m = self.kind_frame.match(text) if self.kind_frame is not None else None
+        m = self.kind.frame.match(text) if self.kind.frame is not None else None
         if m is None or m.start("ref") != ref.start:
             return None
         return m.group("kind")
@@ -899,7 +903,7 @@ class Coreference:
         lines = state.scratch.get("coreference.exchange_lines")
         if lines is None:
             lines = state.scratch["coreference.exchange_lines"] = tuple(
-                (t, t.content.strip().rstrip(self.whole_particles))
+                (t, t.content.strip().rstrip(self.whole.particles))
                 for t in state.history[-2:]
                 if t.content.strip()
             )
@@ -914,32 +918,34 @@ class Coreference:
         (四月是你的谎言 / 起风了). None when no turn fits or the query holds the phrase."""
         for turn, said in reversed(self._exchange_lines(state)):
             phrase = ""
-            if kind in self.kind_lines:
+            if kind in self.kind.lines:
                 if not first:
                     return None
-                if len(said) < self.kind_line_min or (
-                    self.kind_line_not is not None and self.kind_line_not.search(said)
+                if len(said) < self.kind.line_min or (
+                    self.kind.line_not is not None and self.kind.line_not.search(said)
                 ):
                     continue
                 phrase = said
             elif first:
-                hit = self.kind_reply.match(said) if self.kind_reply is not None else None
+                hit = (
+                    self.kind.reply_title.match(said) if self.kind.reply_title is not None else None
+                )
                 if turn.role != "assistant" or hit is None:
                     continue
                 phrase = hit.group("title")
-                if self.kind_title_not is not None and self.kind_title_not.search(phrase):
+                if self.kind.title_not is not None and self.kind.title_not.search(phrase):
                     continue  # 还有什么电影好看: a question, no title
             else:
-                low, high = self.kind_title
+                low, high = self.kind.title
                 if not low <= len(said) <= high or (
-                    self.kind_title_not is not None and self.kind_title_not.search(said)
+                    self.kind.title_not is not None and self.kind.title_not.search(said)
                 ):
                     continue
                 phrase = said
             if phrase in text or self.mt.is_category(phrase):
                 continue
             start = turn.content.find(phrase)
-            return said_mention(phrase, "thing", turn, "topic", start, self.kind_source)
+            return said_mention(phrase, "thing", turn, "topic", start, self.kind.source)
         return None
 
     def _whole_turn(
@@ -953,21 +959,23 @@ class Coreference:
         (火腿肠 / 这个我知道是零食吧). None when no turn only names a thing, or the query
         holds it. With ``named`` (他 / 她 in a statement), only the assistant's reply, in any
         frame, whatever its words' tags (a name jieba cuts into pieces: 马/努/吉/诺/比利)."""
-        if self.whole_not is None or (framed and not named and not self._in_plain_frame(text, ref)):
+        if self.whole.not_phrase is None or (
+            framed and not named and not self._in_plain_frame(text, ref)
+        ):
             return None
         for turn, said in reversed(self._exchange_lines(state)):
             if named and turn.role != "assistant":
                 continue
-            cut = self.whole_open.match(said) if self.whole_open is not None else None
+            cut = self.whole.openers.match(said) if self.whole.openers is not None else None
             phrase = said[cut.end() :] if cut is not None else said
-            low, high = self.whole_len
+            low, high = self.whole.length
             if (
                 not low <= len(phrase) <= high
-                or self.whole_not.search(phrase)
+                or self.whole.not_phrase.search(phrase)
                 or (
                     turn.role == "user"
-                    and self.whole_user_not is not None
-                    and self.whole_user_not.search(phrase)
+                    and self.whole.user_not is not None
+                    and self.whole.user_not.search(phrase)
                 )
                 or phrase in text
             ):
@@ -981,7 +989,7 @@ class Coreference:
                     # 累的跟男人一样 / 唱首征服: no noun last; 随便放首歌 / 多运动: advice
                     continue
             start = turn.content.find(phrase)
-            return said_mention(phrase, "thing", turn, "topic", start, self.whole_source)
+            return said_mention(phrase, "thing", turn, "topic", start, self.whole.source)
         return None
 
     def _lone_antecedent(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
@@ -1372,9 +1380,9 @@ class Coreference:
         """A turn of the last exchange, the reply first, that is nothing but a short phrase
         (rules/coreference.yaml ``title_reference`` whole_*: 西游记 / 七大罪动漫 -> 七大罪): the
         title 这本书 / 这部动漫 points at when nothing else is a candidate. None otherwise."""
-        if self.title_whole_not is None:
+        if self.title.whole_not is None:
             return None
-        low, high = self.title_whole
+        low, high = self.title.whole
         lines = self._exchange_lines(state)
         reply = lines[-1][0] if lines else None  # the last message that says something
         for turn, said in reversed(lines):
@@ -1385,12 +1393,12 @@ class Coreference:
                 and not _SPEAKER_CHAR.search(reply.content)
             ):
                 break  # a short reply of its own (梵高先生山阴路的夏天) may be the title meant
-            lead = self.title_lead.match(said) if self.title_lead is not None else None
+            lead = self.title.whole_lead.match(said) if self.title.whole_lead is not None else None
             if lead is not None and lead.end() < len(said):
                 said = said[lead.end() :]  # 介绍一下犬夜叉: the request is no part of the title
-            cut = self.title_tail.search(said) if self.title_tail is not None else None
+            cut = self.title.whole_tail.search(said) if self.title.whole_tail is not None else None
             phrase = said[: cut.start()] if cut is not None and cut.start() >= low else said
-            if not low <= len(phrase) <= high or self.title_whole_not.search(phrase):
+            if not low <= len(phrase) <= high or self.title.whole_not.search(phrase):
                 continue
             if phrase in text or self.mt.is_category(phrase):
                 continue
@@ -1401,7 +1409,7 @@ class Coreference:
             ):
                 continue  # 帅爆: a comment, not a title (知更鸟, a rare word, may end one)
             at = turn.content.find(phrase)
-            return said_mention(phrase, "work", turn, "topic", at, self.title_source)
+            return said_mention(phrase, "work", turn, "topic", at, self.title.source)
         return None
 
     def _framed_title(self, state: State, before: str, noun: str) -> Mention | None:
@@ -1647,20 +1655,24 @@ class Coreference:
         tag (titles get person, human or plain-noun tags), scoring ``min_score`` and leading
         the next by ``margin``; None when it opens with a surname (a person, not a title), is a
         common word (``common_freq``), or, for a sign (``sign``), opens with none of ``signs``."""
-        lead = self._clear_leader(d, window, text, self.title_margin)
+        lead = self._clear_leader(d, window, text, self.title.margin)
         if lead is None:
             return None
         m = lead.mention
-        cut = self.title_strip.match(m.text) if self.title_strip is not None else None
+        cut = self.title.strip.match(m.text) if self.title.strip is not None else None
         if cut is not None and cut.end():
             # 一部电影摘金奇缘 -> 摘金奇缘
             m = replace(m, text=m.text[cut.end() :], start=m.start + cut.end())
         best = m.text
         if (
-            (self.not_title is not None and self.not_title.search(best))
+            (self.title.not_title is not None and self.title.not_title.search(best))
             or best.startswith(self.mt.analyzer.surnames)
-            or (sign and not best.startswith(self.signs))
-            or (not sign and self.title_common and self.segmenter.freq(best) >= self.title_common)
+            or (sign and not best.startswith(self.title.signs))
+            or (
+                not sign
+                and self.title.common_freq
+                and self.segmenter.freq(best) >= self.title.common_freq
+            )
         ):
             return None
         return Candidate(m, lead.score, lead.why)
@@ -1762,23 +1774,29 @@ class Coreference:
         text = state.standalone
         m = best.mention
         if not ref.noun and self._kind_frame(text, ref) is not None:
-            tail = self.title_tail.search(m.text) if self.title_tail is not None else None
+            tail = (
+                self.title.whole_tail.search(m.text) if self.title.whole_tail is not None else None
+            )
             cut = m.text[: tail.start()] if tail is not None else m.text
-            if cut in self.kind_genres:
+            if cut in self.kind.genres:
                 return state  # 科幻小说 / 这是一本小说吗: a genre is the kind, no title
             if long_enough(cut) and cut != m.text:
                 # 七大罪动漫 / 这是动漫吗: the kind said after the title is no part of it
                 m = replace(m, text=cut, head=cut, end=m.start + len(cut))
         start = ref.start
         said = m.text
-        if ref.noun and self.sign_suffix and "zodiac" in self.mt.category_types.get(ref.noun, ()):
-            stem = next((s for s in self.signs if said.startswith(s)), "")
-            sign = stem + self.sign_suffix
+        if (
+            ref.noun
+            and self.title.sign_suffix
+            and "zodiac" in self.mt.category_types.get(ref.noun, ())
+        ):
+            stem = next((s for s in self.title.signs if said.startswith(s)), "")
+            sign = stem + self.title.sign_suffix
             if (
                 stem
                 and not said.startswith(sign)
                 and (
-                    said[len(stem) :] in self.sign_people
+                    said[len(stem) :] in self.title.sign_people
                     or any(sign in t.content for t in state.history)
                 )
             ):
