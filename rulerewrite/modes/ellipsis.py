@@ -399,6 +399,18 @@ class Ellipsis:
         self.topic_passive = rule_pattern(tc, "passive")
         self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
+        self.typed_rule = lexicon.rule("completeness", "typed_comment")
+        typed = (self.typed_rule.get("types") if self.typed_rule else None) or {}
+        self.typed_comments = tuple(
+            (
+                str(kind),
+                re.compile(str(spec["pattern"])),
+                re.compile(str(spec["said"])) if spec.get("said") else None,
+                re.compile(str(spec["not_in"])) if spec.get("not_in") else None,
+                bool(spec.get("bare")),
+            )
+            for kind, spec in typed.items()
+        )
 
     def applies(self, state: State) -> bool:
         if state.features.length > self.max_len * 2:
@@ -431,6 +443,7 @@ class Ellipsis:
             or self._said_kind(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
             or (self._requested(done, exchange) if exchange is not None else None)
+            or (self._typed_comment(done, exchange) if exchange is not None else None)
             or (self._topic_comment(done, d, exchange) if exchange is not None else None)
         )
         return done if again is None else again
@@ -473,6 +486,68 @@ class Ellipsis:
             note=f"the end of the user's last turn said again: {said!r}",
             confidence=0.6,
         )
+
+    def _typed_comment(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A comment whose predicate suits one kind of thing only, said of the one thing of
+        that kind the last exchange named, when nothing else completed the query
+        (rules/completeness.yaml ``typed_comment``): 我想做宫保鸡丁 / 不好吃 -> 宫保鸡丁不好吃.
+        Why: 好吃 / 难喝 judge a food or a drink, so the thing the exchange offered to eat is
+        its subject, and nothing else the exchange said competes with it."""
+        rule = self.typed_rule
+        text = state.standalone.strip()
+        if rule is None or len(text) > self.topic_max:
+            return None
+        for kind, pattern, said, not_in, bare in self.typed_comments:
+            if not pattern.match(text):
+                continue
+            for ti in (exchange[1], exchange[0]):
+                found = self._typed_things(ti.turn.content, said, not_in, bare)
+                if not found:
+                    continue  # the user's turn only when the reply names no such thing
+                if len(found) != 1:
+                    return None  # 酸奶 … 戚风蛋糕: two of them, which one is unclear
+                name = found.pop()
+                if name in text or (
+                    ti is exchange[0] and any(name not in m.text for m in exchange[1].mentions)
+                ):
+                    # 吃了海鲜 / 火锅火锅: the reply names something else (两个人的火锅
+                    # after 火锅啊 names the user's thing again)
+                    return None
+                return _resolved_from(
+                    state,
+                    rule.source,
+                    name + text,
+                    name,
+                    ti,
+                    "topic",
+                    etype="thing",
+                    slot="subject",
+                    note=f"{kind} comment on {name!r}, the one {kind} the last exchange named",
+                    confidence=0.6,
+                )
+            return None
+        return None
+
+    def _typed_things(
+        self,
+        said: str,
+        verb: re.Pattern[str] | None,
+        not_in: re.Pattern[str] | None,
+        bare: bool,
+    ) -> set[str]:
+        """The things of a type a turn names: what follows a verb of the type ending a clause
+        (喝点红糖姜茶吧), or the whole turn when it is a short noun phrase (``bare``)."""
+        found: set[str] = set()
+        if verb is not None:
+            for clause in _CLAUSES.split(said):
+                m = verb.search(clause)
+                if m is not None and (not_in is None or not not_in.search(m.group("x"))):
+                    found.add(m.group("x"))
+        if not found and bare:
+            np = self.mt.bare_noun_phrase(said, _NOUN_PHRASE_KINDS)
+            if np is not None and (not_in is None or not not_in.search(np)):
+                found.add(np)
+        return found
 
     def _topic_comment(
         self, state: State, d: Dialogue, exchange: tuple[TurnInfo, TurnInfo]
