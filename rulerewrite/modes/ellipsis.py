@@ -3220,6 +3220,24 @@ class Ellipsis:
             # 想喝龙井茶 / … / 杭州的: what is eaten or drunk is no topic to say the kind of
             and mm.source != self.eat_source
         ]
+        last = d.turns[-1]
+        if (
+            not topics
+            and by is None
+            and last is not user
+            and m.group("np").endswith(self.identity_heads)
+            and is_question(last.parse)
+            # 感觉像戏剧而不是电影 / 这么有名没玩过吗冒险游戏: a clause, not what the topic is
+            # (男歌手 is one word jieba tags l: the head may be any word)
+            and all(kind_of(t.pos, t.text) in _KIND_MODIFIERS for t in np_toks[:-1])
+        ):
+            # 你喜欢谁 / 周深是谁 / 一个歌手: the reply asked what or who its topic is, and the
+            # kind answers it
+            topics = [
+                mm
+                for mm in last.mentions
+                if mm.gram == "topic" and mm.source.startswith("rules/") and mm.text not in text
+            ]
         if not topics and by is None and self._unknown_reply(state):
             # 你竟然不知道苏翔 / 不知道: the one name the user said is what was not known (not
             # for a by-line: 迪士尼哈哈 / 不知道 / 香港的 means the one in Hong Kong)
@@ -3673,6 +3691,9 @@ _FINAL_MOOD = re.compile(r"[啊呀哦哈嘛呗吧了?？!！。.~\s]+$")
 _NEGATED_END = re.compile(r"[不没]$")  # a verb negated right before it (不穿 / 没吃)
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
+# what may come before the kind that describes a topic (台湾男歌手 / 西南中心省会城市 / 一个很有
+# 名的歌手): not a verb, an adverb or a conjunction, which make a clause of it
+_KIND_MODIFIERS = frozenset({"NOUN", "DE", "NUM", "ADJ"})
 # words a reply that only names a thing does not hold (an adverb, a pronoun, a particle, a
 # time or a count: 人气很高的手游 / 自己搜一下 / 星期三)
 _NOT_IN_THING = frozenset({"ADV", "PRON", "PART", "TIME", "NUM", "AUX", "CONJ"})
