@@ -408,6 +408,7 @@ class Ellipsis:
                 re.compile(str(spec["said"])) if spec.get("said") else None,
                 re.compile(str(spec["not_in"])) if spec.get("not_in") else None,
                 bool(spec.get("bare")),
+                frozenset(str(t) for t in spec.get("etypes") or ()),
             )
             for kind, spec in typed.items()
         )
@@ -497,11 +498,11 @@ class Ellipsis:
         text = state.standalone.strip()
         if rule is None or len(text) > self.topic_max:
             return None
-        for kind, pattern, said, not_in, bare in self.typed_comments:
+        for kind, pattern, said, not_in, bare, etypes in self.typed_comments:
             if not pattern.match(text):
                 continue
             for ti in (exchange[1], exchange[0]):
-                found = self._typed_things(ti.turn.content, said, not_in, bare)
+                found = self._typed_things(ti, said, not_in, bare, etypes)
                 if not found:
                     continue  # the user's turn only when the reply names no such thing
                 if len(found) != 1:
@@ -530,14 +531,26 @@ class Ellipsis:
 
     def _typed_things(
         self,
-        said: str,
+        ti: TurnInfo,
         verb: re.Pattern[str] | None,
         not_in: re.Pattern[str] | None,
         bare: bool,
+        etypes: frozenset[str],
     ) -> set[str]:
-        """The things of a type a turn names: what follows a verb of the type ending a clause
-        (喝点红糖姜茶吧), or the whole turn when it is a short noun phrase (``bare``)."""
-        found: set[str] = set()
+        """The things of a type a turn names: its mentions of those entity types that a
+        dictionary or a topic frame typed (a person or a work; a name inside a longer one is
+        the same), what follows a verb of the type ending
+        a clause (喝点红糖姜茶吧), or the whole turn when it is a short noun phrase (``bare``)."""
+        said = ti.turn.content
+        # typed by a dictionary or a topic frame, not by jieba's tag alone (慕尼黑 is nr)
+        named = {
+            m.text
+            for m in ti.mentions
+            if m.etype in etypes
+            and not m.is_set
+            and m.source.startswith(("dictionaries/", "rules/"))
+        }
+        found = {t for t in named if not any(t != u and t in u for u in named)}
         if verb is not None:
             for clause in _CLAUSES.split(said):
                 m = verb.search(clause)
