@@ -216,6 +216,7 @@ class Ellipsis:
         heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
         self.identity_by = rule_pattern(self.identity_rule, "by")
         self.identity_unknown = rule_pattern(self.identity_rule, "unknown")
+        self.identity_defines = rule_pattern(self.identity_rule, "defines")
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
@@ -445,6 +446,7 @@ class Ellipsis:
             or (self._shown(done, exchange) if exchange is not None else None)
             or (self._requested(done, exchange) if exchange is not None else None)
             or (self._typed_comment(done, exchange) if exchange is not None else None)
+            or (self._defined(done, exchange) if exchange is not None else None)
             or (self._topic_comment(done, d, exchange) if exchange is not None else None)
         )
         return done if again is None else again
@@ -3317,6 +3319,48 @@ class Ellipsis:
             slot="subject",
             note=f"{m.group('np')} says what {name} is",
             confidence=0.7,
+        )
+
+    def _defined(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """就是 + what the topic is, after the reply asked what or who the framed topic is
+        (X是谁 / 就是… -> X就是…) or said it does not know the topic the user framed
+        (你知道X吗 / 不知道 / 就是… -> X就是…), when nothing else completed the query
+        (rules/completeness.yaml answer_identity ``defines``). Why: the user explains the
+        thing the exchange left unknown, and the explanation is said of it."""
+        rule = self.identity_rule
+        text = state.standalone.strip()
+        if rule is None or self.identity_defines is None or not self.identity_defines.match(text):
+            return None
+        told, last = exchange
+        if is_question(last.parse):
+            ti = last  # 沈佳宜是谁 / 就是…的女主角
+        elif self._unknown_reply(state):
+            ti = told  # 你知道X吗 / 不知道 / 就是…
+        else:
+            return None
+        topics = {
+            m.text
+            for m in ti.mentions
+            if m.gram == "topic" and m.source.startswith("rules/") and m.text not in text
+        }
+        if len(topics) != 1:
+            return None
+        topic = topics.pop()
+        attr = self.mt.attribute_of(topic)
+        name = topic[: -len(attr)].removesuffix("的") if attr else topic
+        if not name or name in text:
+            return None
+        return _resolved_from(
+            state,
+            rule.source,
+            name + text,
+            name,
+            ti,
+            "topic",
+            etype="thing",
+            slot="subject",
+            note=f"{text!r} says what {name!r} is, which the last exchange left unknown",
+            confidence=0.6,
         )
 
     def _unknown_reply(self, state: State) -> bool:
