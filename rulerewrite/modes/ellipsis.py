@@ -226,6 +226,7 @@ class Ellipsis:
         heads = (self.identity_rule.get("heads") or ()) if self.identity_rule else ()
         self.identity_by = rule_pattern(self.identity_rule, "by")
         self.identity_unknown = rule_pattern(self.identity_rule, "unknown")
+        self.identity_defines = rule_pattern(self.identity_rule, "defines")
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
@@ -409,6 +410,19 @@ class Ellipsis:
         self.topic_passive = rule_pattern(tc, "passive")
         self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
+        self.typed_rule = lexicon.rule("completeness", "typed_comment")
+        typed = (self.typed_rule.get("types") if self.typed_rule else None) or {}
+        self.typed_comments = tuple(
+            (
+                str(kind),
+                re.compile(str(spec["pattern"])),
+                re.compile(str(spec["said"])) if spec.get("said") else None,
+                re.compile(str(spec["not_in"])) if spec.get("not_in") else None,
+                bool(spec.get("bare")),
+                frozenset(str(t) for t in spec.get("etypes") or ()),
+            )
+            for kind, spec in typed.items()
+        )
 
     def applies(self, state: State) -> bool:
         if state.features.length > self.max_len * 2:
@@ -441,6 +455,8 @@ class Ellipsis:
             or self._said_kind(done, d)
             or (self._shown(done, exchange) if exchange is not None else None)
             or (self._requested(done, exchange) if exchange is not None else None)
+            or (self._typed_comment(done, exchange) if exchange is not None else None)
+            or (self._defined(done, exchange) if exchange is not None else None)
             or (self._topic_comment(done, d, exchange) if exchange is not None else None)
         )
         return done if again is None else again
@@ -483,6 +499,80 @@ class Ellipsis:
             note=f"the end of the user's last turn said again: {said!r}",
             confidence=0.6,
         )
+
+    def _typed_comment(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A comment whose predicate suits one kind of thing only, said of the one thing of
+        that kind the last exchange named, when nothing else completed the query
+        (rules/completeness.yaml ``typed_comment``): 我想做宫保鸡丁 / 不好吃 -> 宫保鸡丁不好吃.
+        Why: 好吃 / 难喝 judge a food or a drink, so the thing the exchange offered to eat is
+        its subject, and nothing else the exchange said competes with it."""
+        rule = self.typed_rule
+        text = state.standalone.strip()
+        if rule is None or len(text) > self.topic_max:
+            return None
+        for kind, pattern, said, not_in, bare, etypes in self.typed_comments:
+            if not pattern.match(text):
+                continue
+            for ti in (exchange[1], exchange[0]):
+                found = self._typed_things(ti, said, not_in, bare, etypes)
+                if not found:
+                    continue  # the user's turn only when the reply names no such thing
+                if len(found) != 1:
+                    return None  # 酸奶 … 戚风蛋糕: two of them, which one is unclear
+                name = found.pop()
+                if name in text or (
+                    ti is exchange[0] and any(name not in m.text for m in exchange[1].mentions)
+                ):
+                    # 吃了海鲜 / 火锅火锅: the reply names something else (两个人的火锅
+                    # after 火锅啊 names the user's thing again)
+                    return None
+                return _resolved_from(
+                    state,
+                    rule.source,
+                    name + text,
+                    name,
+                    ti,
+                    "topic",
+                    etype="thing",
+                    slot="subject",
+                    note=f"{kind} comment on {name!r}, the one {kind} the last exchange named",
+                    confidence=0.6,
+                )
+            return None
+        return None
+
+    def _typed_things(
+        self,
+        ti: TurnInfo,
+        verb: re.Pattern[str] | None,
+        not_in: re.Pattern[str] | None,
+        bare: bool,
+        etypes: frozenset[str],
+    ) -> set[str]:
+        """The things of a type a turn names: its mentions of those entity types that a
+        dictionary or a topic frame typed (a person or a work; a name inside a longer one is
+        the same), what follows a verb of the type ending
+        a clause (喝点红糖姜茶吧), or the whole turn when it is a short noun phrase (``bare``)."""
+        said = ti.turn.content
+        # typed by a dictionary or a topic frame, not by jieba's tag alone (慕尼黑 is nr)
+        named = {
+            m.text
+            for m in ti.mentions
+            if m.etype in etypes
+            and not m.is_set
+            and m.source.startswith(("dictionaries/", "rules/"))
+        }
+        found = {t for t in named if not any(t != u and t in u for u in named)}
+        if verb is not None:
+            for clause in _CLAUSES.split(said):
+                m = verb.search(clause)
+                if m is not None and (not_in is None or not not_in.search(m.group("x"))):
+                    found.add(m.group("x"))
+        if not found and bare:
+            np = self.mt.bare_noun_phrase(said, _NOUN_PHRASE_KINDS)
+            if np is not None and (not_in is None or not not_in.search(np)):
+                found.add(np)
+        return found
 
     def _topic_comment(
         self, state: State, d: Dialogue, exchange: tuple[TurnInfo, TurnInfo]
@@ -3211,6 +3301,24 @@ class Ellipsis:
             # 想喝龙井茶 / … / 杭州的: what is eaten or drunk is no topic to say the kind of
             and mm.source != self.eat_source
         ]
+        last = d.turns[-1]
+        if (
+            not topics
+            and by is None
+            and last is not user
+            and m.group("np").endswith(self.identity_heads)
+            and is_question(last.parse)
+            # 感觉像戏剧而不是电影 / 这么有名没玩过吗冒险游戏: a clause, not what the topic is
+            # (男歌手 is one word jieba tags l: the head may be any word)
+            and all(kind_of(t.pos, t.text) in _KIND_MODIFIERS for t in np_toks[:-1])
+        ):
+            # 你喜欢谁 / 周深是谁 / 一个歌手: the reply asked what or who its topic is, and the
+            # kind answers it
+            topics = [
+                mm
+                for mm in last.mentions
+                if mm.gram == "topic" and mm.source.startswith("rules/") and mm.text not in text
+            ]
         if not topics and by is None and self._unknown_reply(state):
             # 你竟然不知道苏翔 / 不知道: the one name the user said is what was not known (not
             # for a by-line: 迪士尼哈哈 / 不知道 / 香港的 means the one in Hong Kong)
@@ -3277,6 +3385,48 @@ class Ellipsis:
             slot="subject",
             note=f"{m.group('np')} says what {name} is",
             confidence=0.7,
+        )
+
+    def _defined(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """就是 + what the topic is, after the reply asked what or who the framed topic is
+        (X是谁 / 就是… -> X就是…) or said it does not know the topic the user framed
+        (你知道X吗 / 不知道 / 就是… -> X就是…), when nothing else completed the query
+        (rules/completeness.yaml answer_identity ``defines``). Why: the user explains the
+        thing the exchange left unknown, and the explanation is said of it."""
+        rule = self.identity_rule
+        text = state.standalone.strip()
+        if rule is None or self.identity_defines is None or not self.identity_defines.match(text):
+            return None
+        told, last = exchange
+        if is_question(last.parse):
+            ti = last  # 沈佳宜是谁 / 就是…的女主角
+        elif self._unknown_reply(state):
+            ti = told  # 你知道X吗 / 不知道 / 就是…
+        else:
+            return None
+        topics = {
+            m.text
+            for m in ti.mentions
+            if m.gram == "topic" and m.source.startswith("rules/") and m.text not in text
+        }
+        if len(topics) != 1:
+            return None
+        topic = topics.pop()
+        attr = self.mt.attribute_of(topic)
+        name = topic[: -len(attr)].removesuffix("的") if attr else topic
+        if not name or name in text:
+            return None
+        return _resolved_from(
+            state,
+            rule.source,
+            name + text,
+            name,
+            ti,
+            "topic",
+            etype="thing",
+            slot="subject",
+            note=f"{text!r} says what {name!r} is, which the last exchange left unknown",
+            confidence=0.6,
         )
 
     def _unknown_reply(self, state: State) -> bool:
@@ -3632,6 +3782,9 @@ _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clau
 # a whole A-not-A verb (会不会 / 有没有 / 喜不喜欢): the verb is `a` and the `rest`
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
+# what may come before the kind that describes a topic (台湾男歌手 / 西南中心省会城市 / 一个很有
+# 名的歌手): not a verb, an adverb or a conjunction, which make a clause of it
+_KIND_MODIFIERS = frozenset({"NOUN", "DE", "NUM", "ADJ"})
 # words a reply that only names a thing does not hold (an adverb, a pronoun, a particle, a
 # time or a count: 人气很高的手游 / 自己搜一下 / 星期三)
 _NOT_IN_THING = frozenset({"ADV", "PRON", "PART", "TIME", "NUM", "AUX", "CONJ"})
