@@ -256,6 +256,12 @@ class Coreference:
         self.ans_margin = float(ans.get("margin", 1.0)) if ans is not None else 1.0
         self.ans_grams = rule_words(ans, "grams")
         self.ans_types = rule_words(ans, "types")
+        # 有舍友叫朱岳阳 / … / 他: the name the window gave the person word (role_named)
+        rn = lexicon.rule("coreference", "role_named")
+        self.rn_source = rn.source if rn is not None else ""
+        self.rn_types = rule_words(rn, "types")
+        self.rn_frames = tuple(sorted(rule_words(rn, "frames")))
+        self.rn_joins = tuple(sorted(rule_words(rn, "joins")))
         # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
         pn = lexicon.rule("coreference", "person_noun")
         self.pn_source = pn.source if pn is not None else ""
@@ -779,7 +785,40 @@ class Coreference:
                 note=f"{ref.text}: {same[0].mention.text} / {same[1].mention.text} equally likely",
             )
         end = ref.noun_end if ref.noun else ref.end
+        if human and not ref.noun and self.rn_frames:
+            named = self._role_named(state, good[0], cands)
+            if named is not None:
+                why = f"{good[0].mention.text} named {named.text} in the window ({self.rn_source})"
+                return self._replace(state, ref, Candidate(named, good[0].score, why), end)
         return self._replace(state, ref, good[0], end)
+
+    def _role_named(self, state: State, best: Candidate, cands: list[Candidate]) -> Mention | None:
+        """The name the window gives the person word ``best`` stands for (rules/coreference.yaml
+        ``role_named``: 有舍友叫朱岳阳 / 我女朋友是苏亚婷), a candidate said in one of the frames
+        with it; None when ``best`` is no such person word or no frame names it."""
+        role = best.mention
+        if role.etype not in self.rn_types:
+            return None
+        turns = {t.index: t.content for t in state.history}
+        for c in cands:
+            m = c.mention
+            if (
+                m.etype not in HUMAN_TYPES | UNKNOWN_TYPES
+                or m.etype in self.rn_types
+                or m.text in role.text
+                or role.text in m.text
+            ):
+                continue
+            said = turns.get(m.turn, "")
+            if role.text not in said or m.text not in said:
+                continue
+            if any(
+                f.format(role=role.text, name=m.text, join=j) in said
+                for f in self.rn_frames
+                for j in self.rn_joins
+            ):
+                return m
+        return None
 
     def _plain_antecedent(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
         """The antecedent of a plain 这个 / 那个 in a short query, said in one of the frames of
