@@ -174,6 +174,15 @@ class _AnsweredThing(RuleView):
 
 
 @dataclass(frozen=True)
+class _RoleNamed(RuleView):
+    """``role_named``: 有舍友叫朱岳阳 / … / 他, the name the window gave a person word."""
+
+    types: frozenset[str] = frozenset()
+    frames: tuple[str, ...] = key(default=(), sort=True)
+    joins: tuple[str, ...] = key(default=(), sort=True)
+
+
+@dataclass(frozen=True)
 class _PersonNoun(RuleView):
     """``person_noun``: 叫程序员给你装 / 那你有他帅吗, the one person word of the last
     exchange."""
@@ -372,6 +381,8 @@ class Coreference:
         self.called = _CalledName.read(lexicon.rule("coreference", "called_name"))
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         self.ans = _AnsweredThing.read(lexicon.rule("coreference", "answered_thing"))
+        # 有舍友叫朱岳阳 / … / 他: the name the window gave the person word (role_named)
+        self.rn = _RoleNamed.read(lexicon.rule("coreference", "role_named"))
         # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
         self.pn = _PersonNoun.read(lexicon.rule("coreference", "person_noun"))
         self.unseen = _UnseenName.read(lexicon.rule("coreference", "unseen_name"))
@@ -859,7 +870,40 @@ class Coreference:
                 note=f"{ref.text}: {same[0].mention.text} / {same[1].mention.text} equally likely",
             )
         end = ref.noun_end if ref.noun else ref.end
+        if human and not ref.noun and self.rn.frames:
+            named = self._role_named(state, good[0], cands)
+            if named is not None:
+                why = f"{good[0].mention.text} named {named.text} in the window ({self.rn.source})"
+                return self._replace(state, ref, Candidate(named, good[0].score, why), end)
         return self._replace(state, ref, good[0], end)
+
+    def _role_named(self, state: State, best: Candidate, cands: list[Candidate]) -> Mention | None:
+        """The name the window gives the person word ``best`` stands for (rules/coreference.yaml
+        ``role_named``: 有舍友叫朱岳阳 / 我女朋友是苏亚婷), a candidate said in one of the frames
+        with it; None when ``best`` is no such person word or no frame names it."""
+        role = best.mention
+        if role.etype not in self.rn.types:
+            return None
+        turns = {t.index: t.content for t in state.history}
+        for c in cands:
+            m = c.mention
+            if (
+                m.etype not in HUMAN_TYPES | UNKNOWN_TYPES
+                or m.etype in self.rn.types
+                or m.text in role.text
+                or role.text in m.text
+            ):
+                continue
+            said = turns.get(m.turn, "")
+            if role.text not in said or m.text not in said:
+                continue
+            if any(
+                f.format(role=role.text, name=m.text, join=j) in said
+                for f in self.rn.frames
+                for j in self.rn.joins
+            ):
+                return m
+        return None
 
     def _plain_antecedent(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
         """The antecedent of a plain 这个 / 那个 in a short query, said in one of the frames of

@@ -2785,7 +2785,14 @@ class Ellipsis:
             return None  # only a name, a thing, a place, a time or a count answers it
         # 哟 梁思佳是谁呀 / 班长: the opener goes, and the space after it
         lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip() + at
-        filled = (lead + core + after).translate(_PERSPECTIVE) + said[len(core) :]
+        if after and core.endswith(after):
+            after = ""  # 信阳什么县 / 商城县: the answer says the question's noun itself
+        tail = said[len(core) :]
+        k = len(tail)
+        while k and not after.endswith(tail[:k]):
+            k -= 1
+        tail = tail[k:]  # 摘金奇缘是哪国的 / 韩国的呀: the 的 both end with is said once
+        filled = (lead + core + after).translate(_PERSPECTIVE) + tail
         if number and self.number.fullmatch(core) and after[:1] in self.measures:
             filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
         if filled == text.strip():
