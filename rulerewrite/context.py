@@ -320,6 +320,8 @@ class ContextAnalyzer:
         # a person frame's X that is a role (网易老板是谁 / 微软之父是谁): not typed a person
         self.role_ends: tuple[str, ...] = ()
         self.kin_one: frozenset[str] = frozenset()  # 哥 of 我哥 (rules/context.yaml owned_kin)
+        # 狗狗 / 痘痘: doubled words that name a thing (rules/context.yaml doubled_things)
+        self.doubled_things: frozenset[str] = frozenset()
         # longest first (欧阳 before 欧) for str.startswith
         self.surnames: tuple[str, ...] = tuple(sorted(surnames_of(lexicon), key=lambda x: -len(x)))
         self.translit_chars: frozenset[str] = frozenset()
@@ -361,6 +363,8 @@ class ContextAnalyzer:
                 self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
                 self.translit_min = int(r.get("min_len") or 3)
                 self.translit_edge = int(r.get("edge_min") or 0)
+            if r.get("doubled_things"):
+                self.doubled_things |= frozenset(str(w) for w in r.get("doubled_things"))
             if r.get("kin_one"):
                 self.kin_one = self.kin_one | frozenset(str(w) for w in r.get("kin_one"))
             if r.get("work_verbs"):
@@ -745,6 +749,8 @@ class ContextAnalyzer:
             )
             # 哥哥 / 姐姐 / 奶奶: a doubled kin word of the dictionary is a person, no babble
             or (o[4] == "human" and len(o[2]) >= 2 and self.lexicon.segmenter.freq(o[2]) > 0)
+            # 狗狗 / 痘痘 / 串串: a doubled word of a listed thing is no babble either
+            or o[2] in self.doubled_things
             # 我哥 / 我的姐: a one-character kin word after the user's own possessive is a
             # person (not 你妹, an oath; the assistant's 我姐 is not the user's)
             or (o[2] in self.kin_one and turn.role == "user" and text[: o[0]].endswith(_POSSESSIVE))
