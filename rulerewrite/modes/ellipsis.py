@@ -2609,10 +2609,11 @@ class Ellipsis:
         if name is None or name.text in text or _is_pronounish(name):
             return None
         at = m.end("pre")
+        cop = "" if m.group("cop") else "是"  # 我说的小说 -> 我说的诛仙是小说
         return _resolved_from(
             state,
             rule.source,
-            text[:at] + name.text + text[at:],
+            text[:at] + name.text + cop + text[at:],
             name.text,
             ti,
             "subj",
