@@ -361,6 +361,7 @@ class Ellipsis:
         self.vo_open_de = rule_pattern(self.vo_rule, "open_de", ending=True)
         self.vo_open_de_verbs = rule_words(self.vo_rule, "open_de_verbs")
         self.vo_open_single = rule_pattern(self.vo_rule, "open_single_end")
+        self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
         self.neg_end = rule_pattern(self.neg_rule, "asked_end")
@@ -838,7 +839,16 @@ class Ellipsis:
         at = max(m.end("v"), m.end("to"), m.end("asp"))
         toks = [t for t in self.mt.parse(text).tokens if t.text.strip()]
         j = next((k for k, t in enumerate(toks) if t.end > m.start("v")), -1)
-        if j < 0 or toks[j].start != m.start("v") or toks[j].end > at:
+        # the verb is a word of its own, or one with its negation (没有 / 不会)
+        start = toks[j].start if j >= 0 else -1
+        if (
+            j < 0
+            or toks[j].end > at
+            or not (
+                start == m.start("v")
+                or (start == m.start("v") - 1 and text[start] in self.vo_open_neg)
+            )
+        ):
             return None
         i = j - 1
         while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
