@@ -362,6 +362,7 @@ class Ellipsis:
         self.vo_open_de_verbs = rule_words(self.vo_rule, "open_de_verbs")
         self.vo_open_single = rule_pattern(self.vo_rule, "open_single_end")
         self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
+        self.vo_open_glued = rule_pattern(self.vo_rule, "open_glued")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
         self.neg_end = rule_pattern(self.neg_rule, "asked_end")
@@ -825,6 +826,8 @@ class Ellipsis:
         if rule is None or m is None:
             return None
         pre, v = m.group("pre"), m.group("v")
+        if m.group("to") and v not in self.mt.vo_give:
+            return None  # 爱我吗: 我 is the object, not who receives
         lead = self.vo_open_lead.match(pre) if self.vo_open_lead is not None else None
         if self.vo_open_not_pre is not None and self.vo_open_not_pre.search(
             pre[lead.end() :] if lead else pre
@@ -839,11 +842,15 @@ class Ellipsis:
         at = max(m.end("v"), m.end("to"), m.end("asp"))
         toks = [t for t in self.mt.parse(text).tokens if t.text.strip()]
         j = next((k for k, t in enumerate(toks) if t.end > m.start("v")), -1)
-        # the verb is a word of its own, or one with its negation (没有 / 不会)
+        # the verb is a word of its own, or one with its negation (没有 / 不会) or the particle
+        # jieba joins to it (懂吗)
         start = toks[j].start if j >= 0 else -1
         if (
             j < 0
-            or toks[j].end > at
+            or (
+                toks[j].end > at
+                and not (self.vo_open_glued and self.vo_open_glued.match(text[at : toks[j].end]))
+            )
             or not (
                 start == m.start("v")
                 or (start == m.start("v") - 1 and text[start] in self.vo_open_neg)

@@ -51,6 +51,7 @@ ATTRIBUTE_TYPES = frozenset(
 PERSON_PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "它", "他们", "她们"})
 RECIPIENTS = frozenset({"我", "你", "他", "她", "我们", "你们"})
 _GOES_ON = frozenset(("NOUN", "ADJ", "DE"))  # what a noun phrase goes on with
+_POTENTIAL_MARKS = frozenset("不得")  # 听不懂 / 看得懂: a verb and its potential complement
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +218,9 @@ class MultiTurn:
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
         self.vo_give = self.wordset("give_verbs")
         self.vo_counts = frozenset(str(w) for w in ((vo.get("work_counts") or ()) if vo else ()))
+        self.vo_complements = frozenset(
+            str(w) for w in ((vo.get("complements") or ()) if vo else ())
+        )
         games = (vo.get("bound_games") if vo else None) or {}
         self.vo_games = {str(v): tuple(str(w) for w in ws) for v, ws in games.items()}
         titles = sorted(self.wordset("title_hints"), key=len, reverse=True)
@@ -475,6 +479,13 @@ class MultiTurn:
                 and w[1] == verb
                 and w[0] not in self.echo_moods
                 and kind_of(pos, word) == "VERB"
+            )
+            # 听不懂 / 看得懂: the complement is the verb asked about (你懂吗)
+            or (
+                len(w) == 3
+                and w[2:] == verb
+                and w[1] in _POTENTIAL_MARKS
+                and verb in self.vo_complements
             )
         )
 
