@@ -865,6 +865,7 @@ class Ellipsis:
             and v not in self.purpose_verbs
             and toks[i].pos in _OBJECT_POS
             and not (i > 0 and is_question_word(toks[i - 1].text))
+            and not text[toks[i].end : toks[j].start].count(" ")  # 换一个 吃不起: a new clause
             and self._has_object(toks, [kind_of(t.pos, t.text) for t in toks], j)
         ):
             return None  # 香蕉也吃: the object stands in front of the verb
