@@ -360,6 +360,7 @@ class Ellipsis:
         self.vo_open_not_object = rule_pattern(self.vo_rule, "open_not_object")
         self.vo_open_de = rule_pattern(self.vo_rule, "open_de", ending=True)
         self.vo_open_de_verbs = rule_words(self.vo_rule, "open_de_verbs")
+        self.vo_open_de_frame = rule_pattern(self.vo_rule, "open_de_frame")
         self.vo_open_single = rule_pattern(self.vo_rule, "open_single_end")
         self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
         self.vo_open_glued = rule_pattern(self.vo_rule, "open_glued")
@@ -833,13 +834,14 @@ class Ellipsis:
             pre[lead.end() :] if lead else pre
         ):
             return None
-        if (
+        at = max(m.end("v"), m.end("to"), m.end("asp"))
+        # 什么时候去的 / 在哪买的: the event told, its object after 的 (去的厦门)
+        after_de = (
             m.group("tail") == "的"
             and v not in self.vo_open_de_verbs
             and (self.vo_open_de is None or not self.vo_open_de.search(pre))
-        ):
-            return None
-        at = max(m.end("v"), m.end("to"), m.end("asp"))
+            and (self.vo_open_de_frame is None or not self.vo_open_de_frame.search(pre))
+        )
         toks = [t for t in self.mt.parse(text).tokens if t.text.strip()]
         j = next((k for k, t in enumerate(toks) if t.end > m.start("v")), -1)
         # the verb is a word of its own, or one with its negation (没有 / 不会) or the particle
@@ -891,7 +893,9 @@ class Ellipsis:
         ):
             return None
         note = f"{v} takes its object {obj!r} as said there"
-        return _object_after(state, rule.source, text, at, obj, ti, note)
+        return _object_after(
+            state, rule.source, text, m.end("tail") if after_de else at, obj, ti, note
+        )
 
     def _negation_echo(self, state: State, d: Dialogue, text: str) -> State | None:
         """The assistant's bare negation of the user's yes/no question said again by the user
