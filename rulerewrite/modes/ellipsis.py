@@ -365,6 +365,16 @@ class Ellipsis:
         self.vo_kinds = {str(k): tuple(str(w) for w in ws) for k, ws in kinds.items()}
         self.vo_judged = rule_pattern(self.vo_rule, "judged")
         self.vo_asked_ne = rule_pattern(self.vo_rule, "asked_ne")
+        self.vo_open = rule_pattern(self.vo_rule, "open")
+        self.vo_open_not_pre = rule_pattern(self.vo_rule, "open_not_pre")
+        self.vo_open_lead = rule_pattern(self.vo_rule, "open_lead")
+        self.vo_open_not_object = rule_pattern(self.vo_rule, "open_not_object")
+        self.vo_open_de = rule_pattern(self.vo_rule, "open_de", ending=True)
+        self.vo_open_de_verbs = rule_words(self.vo_rule, "open_de_verbs")
+        self.vo_open_de_frame = rule_pattern(self.vo_rule, "open_de_frame")
+        self.vo_open_single = rule_pattern(self.vo_rule, "open_single_end")
+        self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
+        self.vo_open_glued = rule_pattern(self.vo_rule, "open_glued")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
         self.neg_end = rule_pattern(self.neg_rule, "asked_end")
@@ -458,6 +468,7 @@ class Ellipsis:
             or (self._typed_comment(done, exchange) if exchange is not None else None)
             or (self._defined(done, exchange) if exchange is not None else None)
             or (self._topic_comment(done, d, exchange) if exchange is not None else None)
+            or (self._verb_object_open(done, exchange) if exchange is not None else None)
         )
         return done if again is None else again
 
@@ -851,7 +862,9 @@ class Ellipsis:
         rule = self.vo_rule
         text = state.standalone.strip()
         m = rule_match(rule, text)
-        if rule is None or m is None:
+        if rule is None:
+            return None
+        if m is None:
             return None
         v = m.group("v")
         asp = m.group("asp") or ""
@@ -898,6 +911,91 @@ class Ellipsis:
             return None
         note = f"{v} takes the topic {topic!r} the user named"
         return _object_after(state, rule.source, text, at, topic, told, note)
+
+    def _verb_object_open(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A transitive verb ending the query after any lead, bare or with its aspect or a count,
+        when nothing else completed the query (rules/completeness.yaml verb_object ``open``:
+        你不是去过吗 / 那你戒了吗 / 你打一个试试 / 我会翻的): only the object the same verb (or
+        one of its ``kinds``) had in the last exchange is put in (我去过大理 / 你不是去过吗 -> 你
+        不是去过大理吗), after the aspect or the count. The verb is a word of its own in the
+        query (not 一下 / 演出); a lead holding a choice or a modified topic (``open_not_pre``:
+        买还是不买 / 她的听过) has its object, and a final 的 takes one only after a modal
+        (``open_de``: 我会翻的)."""
+        rule = self.vo_rule
+        text = state.standalone.strip()
+        m = self.vo_open.match(text) if self.vo_open is not None else None
+        if rule is None or m is None:
+            return None
+        pre, v = m.group("pre"), m.group("v")
+        if m.group("to") and v not in self.mt.vo_give:
+            return None  # 爱我吗: 我 is the object, not who receives
+        lead = self.vo_open_lead.match(pre) if self.vo_open_lead is not None else None
+        if self.vo_open_not_pre is not None and self.vo_open_not_pre.search(
+            pre[lead.end() :] if lead else pre
+        ):
+            return None
+        at = max(m.end("v"), m.end("to"), m.end("asp"))
+        # 什么时候去的 / 在哪买的: the event told, its object after 的 (去的厦门)
+        after_de = (
+            m.group("tail") == "的"
+            and v not in self.vo_open_de_verbs
+            and (self.vo_open_de is None or not self.vo_open_de.search(pre))
+            and (self.vo_open_de_frame is None or not self.vo_open_de_frame.search(pre))
+        )
+        toks = [t for t in self.mt.parse(text).tokens if t.text.strip()]
+        j = next((k for k, t in enumerate(toks) if t.end > m.start("v")), -1)
+        # the verb is a word of its own, or one with its negation (没有 / 不会) or the particle
+        # jieba joins to it (懂吗)
+        start = toks[j].start if j >= 0 else -1
+        if (
+            j < 0
+            or (
+                toks[j].end > at
+                and not (self.vo_open_glued and self.vo_open_glued.match(text[at : toks[j].end]))
+            )
+            or not (
+                start == m.start("v")
+                or (start == m.start("v") - 1 and text[start] in self.vo_open_neg)
+            )
+        ):
+            return None
+        i = j - 1
+        while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
+            i -= 1
+        if (
+            i >= 0
+            and v not in self.purpose_verbs
+            and toks[i].pos in _OBJECT_POS
+            and not (i > 0 and is_question_word(toks[i - 1].text))
+            and not text[toks[i].end : toks[j].start].count(" ")  # 换一个 吃不起: a new clause
+            and self._has_object(toks, [kind_of(t.pos, t.text) for t in toks], j)
+        ):
+            return None  # 香蕉也吃: the object stands in front of the verb
+        said = self.mt.verb_object(
+            (exchange[1], exchange[0]), (v, *self.vo_kinds.get(v, ())), query=text
+        )
+        if said is None:
+            return None
+        obj, ti = said
+        # 去屯门交通费倒是… / 去过屯门吗: the object the other turn gave, when the phrase starts
+        # with it, is the thing (the rest of the phrase goes on to a new clause)
+        other = self.mt.verb_object(tuple(t for t in exchange if t is not ti), (v,), query=text)
+        if other is not None and other[0] != obj and obj.startswith(other[0]):
+            obj, ti = other
+        said_at = ti.turn.content.find(obj)
+        if (self.vo_open_not_object is not None and self.vo_open_not_object.search(obj)) or (
+            # one character is a whole word only where the turn ends it (抽烟: 烟; not 国 of 国漫)
+            len(obj) == 1
+            and (
+                self.vo_open_single is None
+                or not self.vo_open_single.match(ti.turn.content, said_at + 1)
+            )
+        ):
+            return None
+        note = f"{v} takes its object {obj!r} as said there"
+        return _object_after(
+            state, rule.source, text, m.end("tail") if after_de else at, obj, ti, note
+        )
 
     def _negation_echo(self, state: State, d: Dialogue, text: str) -> State | None:
         """The assistant's bare negation of the user's yes/no question said again by the user

@@ -51,6 +51,7 @@ ATTRIBUTE_TYPES = frozenset(
 PERSON_PRONOUNS = frozenset({"你", "您", "我", "你们", "我们", "他", "她", "它", "他们", "她们"})
 RECIPIENTS = frozenset({"我", "你", "他", "她", "我们", "你们"})
 _GOES_ON = frozenset(("NOUN", "ADJ", "DE"))  # what a noun phrase goes on with
+_POTENTIAL_MARKS = frozenset("不得")  # 听不懂 / 看得懂: a verb and its potential complement
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +218,11 @@ class MultiTurn:
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
         self.vo_give = self.wordset("give_verbs")
         self.vo_counts = frozenset(str(w) for w in ((vo.get("work_counts") or ()) if vo else ()))
+        self.vo_complements = frozenset(
+            str(w) for w in ((vo.get("complements") or ()) if vo else ())
+        )
+        games = (vo.get("bound_games") if vo else None) or {}
+        self.vo_games = {str(v): tuple(str(w) for w in ws) for v, ws in games.items()}
         titles = sorted(self.wordset("title_hints"), key=len, reverse=True)
         self._title_re = re.compile("|".join(map(re.escape, titles)) or "(?!)")
         # a narrative statement (rules/coreference.yaml thresholds): longer than statement_len
@@ -474,6 +480,13 @@ class MultiTurn:
                 and w[0] not in self.echo_moods
                 and kind_of(pos, word) == "VERB"
             )
+            # 听不懂 / 看得懂: the complement is the verb asked about (你懂吗)
+            or (
+                len(w) == 3
+                and w[2:] == verb
+                and w[1] in _POTENTIAL_MARKS
+                and verb in self.vo_complements
+            )
         )
 
     def same_verb(self, word: str, verbs: set[str] | frozenset[str]) -> bool:
@@ -516,13 +529,20 @@ class MultiTurn:
         """The noun a verb-object word ``ptoks[k]`` of a history turn has after one of the
         one-character ``verbs``: 吃药 said and 赶紧吃 asked give 药 (jieba keeps 吃药 / 喝酒 /
         吃火锅 whole); None for a verb and its complement (打开 / 吃完), a reduplication (看看),
-        or a word a noun or modifier goes on from (做法简单 / 查理普斯: no verb and object)."""
+        or a word a noun or modifier goes on from (做法简单 / 查理普斯: no verb and object). A
+        game after its verb (rules/completeness.yaml verb_object ``bound_games``: 下围棋 /
+        打篮球) is one whatever the tags jieba gives the words."""
         t = ptoks[k]
         w = t.text
-        if len(w) < 2 or w[0] not in verbs or w[1] == w[0] or kind_of(t.pos, w) != "VERB":
+        if len(w) < 2 or w[0] not in verbs or w[1] == w[0]:
+            return None
+        game = len(w) > 2 and w.endswith(self.vo_games.get(w[0], ()))
+        if not game and kind_of(t.pos, w) != "VERB":
             return None
         if k + 1 < len(ptoks) and kind_of(ptoks[k + 1].pos, ptoks[k + 1].text) in _GOES_ON:
             return None
+        if game:
+            return w[1:]
         rest = self.parse(w[1:]).tokens
         return w[1:] if rest and all(kind_of(u.pos, u.text) == "NOUN" for u in rest) else None
 
