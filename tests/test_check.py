@@ -139,3 +139,35 @@ def test_declared_rule_keys_are_typed_and_located(tmp_path: Path) -> None:
     assert any(g[2] == "RR101" and "'colour'" in g[3] and g[0] == len(lines) for g in got)
     assert any(g[2] == "RR101" and f"missing required key {skip!r}" in g[3] for g in got)
     assert len(got) == 5, got
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key"),
+    [
+        # a nested regex of a mode-read rule (typed_comment types.food.said)
+        ("        said: '(?:吃|喝", "        said: '*(?:吃|喝", "types.food.said"),
+        # a regex key no schema entry declares, read with rule_pattern (verb_object open_lead)
+        ("    open_lead: '", "    open_lead: '*", "open_lead"),
+    ],
+)
+def test_bad_regex_a_mode_reads_is_a_located_error(
+    old: str, new: str, key: str, tmp_path: Path
+) -> None:
+    """A regular expression a mode compiles when it is built (not declared to the schema) that
+    does not compile fails the Rewriter with RR108 at the rule's file and line, naming the key,
+    not with a bare re.error from inside the mode."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    for f in Path("rules").glob("*.yaml"):
+        (rules / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    target = rules / "completeness.yaml"
+    text = target.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    target.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(LexiconError) as ei:
+        Rewriter(rules=[rules], use_cache=False)
+    (d,) = ei.value.diagnostics
+    assert d.code == "RR108" and Path(d.file).name == "completeness.yaml"
+    assert f"under {key!r}" in d.message
+    line = text.splitlines()[d.line - 1]
+    assert line.strip().startswith("- id:"), line

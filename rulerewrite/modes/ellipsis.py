@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulerewrite.context import (
     _VERB_MEASURE,
@@ -15,7 +15,7 @@ from rulerewrite.context import (
     new_mention,
     said_mention,
 )
-from rulerewrite.lexicon import Lexicon
+from rulerewrite.lexicon import Lexicon, Rule
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     ANSWER_KINDS,
@@ -35,6 +35,7 @@ from rulerewrite.modes.multiturn import (
     rule_alternation,
     rule_match,
     rule_pattern,
+    rule_regex,
     rule_tuple,
     rule_words,
     salient,
@@ -48,6 +49,19 @@ _PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
 _HAS_QWORD = re.compile("|".join(re.escape(q) for q in sorted(QUESTION_WORDS)))
+
+
+class _TypedComment(NamedTuple):
+    """One type of rule ``typed_comment``: the comment, where a turn names a thing of the type,
+    what such a thing never holds, whether a bare noun-phrase turn names one, which entity types
+    do."""
+
+    kind: str
+    pattern: re.Pattern[str]
+    said: re.Pattern[str] | None
+    not_in: re.Pattern[str] | None
+    bare: bool
+    etypes: frozenset[str]
 
 
 @mode("ellipsis")
@@ -421,13 +435,25 @@ class Ellipsis:
         self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
         self.typed_rule = lexicon.rule("completeness", "typed_comment")
-        typed = (self.typed_rule.get("types") if self.typed_rule else None) or {}
-        self.typed_comments = tuple(
-            (
+        tr = self.typed_rule
+        self.typed_comments = () if tr is None else self._typed_comment_types(tr)
+
+    @staticmethod
+    def _typed_comment_types(
+        tr: Rule,
+    ) -> tuple[_TypedComment, ...]:
+        """The types of rule ``typed_comment`` (rules/completeness.yaml): kind, comment
+        pattern, where a turn names such a thing (``said``), what it never holds (``not_in``),
+        ``bare`` and the entity types that name one (``etypes``)."""
+        typed = tr.get("types") or {}
+        return tuple(
+            _TypedComment(
                 str(kind),
-                re.compile(str(spec["pattern"])),
-                re.compile(str(spec["said"])) if spec.get("said") else None,
-                re.compile(str(spec["not_in"])) if spec.get("not_in") else None,
+                rule_regex(tr, f"types.{kind}.pattern", spec["pattern"]),
+                rule_regex(tr, f"types.{kind}.said", spec["said"]) if spec.get("said") else None,
+                rule_regex(tr, f"types.{kind}.not_in", spec["not_in"])
+                if spec.get("not_in")
+                else None,
                 bool(spec.get("bare")),
                 frozenset(str(t) for t in spec.get("etypes") or ()),
             )

@@ -30,6 +30,7 @@ from rulerewrite.context import (
     new_mention,
     said_mention,
 )
+from rulerewrite.errors import Diagnostic, LexiconError
 from rulerewrite.fastinit import fast_init, fast_replace
 from rulerewrite.lexicon import Lexicon, Rule
 from rulerewrite.memo import FifoMemo
@@ -1389,9 +1390,30 @@ def rule_pattern(rule: Rule | None, key: str, *, ending: bool = False) -> re.Pat
     once when the mode is built (``ending``: anchored to the end of what it searches); None
     when the rule or the key is absent."""
     value = rule.get(key) if rule is not None else None
-    if not value:
+    if not value or rule is None:
         return None
-    return re.compile(f"(?:{value})$" if ending else str(value))
+    return rule_regex(rule, key, f"(?:{value})$" if ending else str(value))
+
+
+def rule_regex(rule: Rule, key: str, value: object) -> re.Pattern[str]:
+    """``value``, a regular expression rule ``rule`` gives under ``key`` (or deeper in it),
+    compiled; a bad one is a :class:`~rulerewrite.errors.LexiconError` naming the rule file
+    and line (RR108), not a bare ``re.error`` from deep inside a mode."""
+    try:
+        return re.compile(str(value))
+    except re.error as e:
+        file, _, line = rule.source.rpartition(":")
+        raise LexiconError(
+            [
+                Diagnostic(
+                    file or rule.source,
+                    int(line) if line.isdigit() else 1,
+                    1,
+                    "RR108",
+                    f"invalid regular expression under {key!r} in rule {rule.id!r}: {e}",
+                )
+            ]
+        ) from e
 
 
 def rule_match(rule: Rule | None, text: str, *, whole: bool = False) -> re.Match[str] | None:
