@@ -65,6 +65,8 @@ class Comparison:
         self.house_min = float(house.get("min_score") or 2.0) if house else 2.0
         self.house_not_types = frozenset(house.get("not_types") or ()) if house else frozenset()
         self.people_types = frozenset(coll.get("people_types") or ()) if coll else frozenset()
+        # 天台的球迷 / 父母 / 大处女座: a group of people, by how the noun ends (people_groups)
+        self.people_groups = rule_pattern(coll, "people_groups", ending=True)
         # 她写了那些诗 / 他经历过那些困难: chat's 那些 for 哪些, ending the query (``which_typo``)
         # 他们 / 她们 after an exchange that named exactly two people (``named_pair``)
         pair = lexicon.rule("comparison", "named_pair")
@@ -174,7 +176,11 @@ class Comparison:
                     note=f"{ref.text}{self.house_after} -> {shop.mention.text} ({shop.why})",
                 )
         if group is None and ref.kind == "pronoun" and not ref.count and not ref.ordinal:
-            one = self._answered_group(state, d, text) or self._collective(d, text, ref.animacy)
+            # 他们家 after 同事 is the colleague's home: no group of people stands for it
+            home = bool(self.house_after) and text.startswith(self.house_after, ref.end)
+            one = self._answered_group(state, d, text) or self._collective(
+                d, text, ref.animacy, groups=not home
+            )
             if one is not None:  # 你知道EXO吗 / 他们最火的歌是什么 -> EXO最火的歌是什么
                 return resolved(
                     state,
@@ -309,9 +315,12 @@ class Comparison:
             return None
         return best
 
-    def _collective(self, d: Dialogue, text: str, animacy: str | None) -> Candidate | None:
+    def _collective(
+        self, d: Dialogue, text: str, animacy: str | None, *, groups: bool = True
+    ) -> Candidate | None:
         """The one clearly salient group 他们 / 它们 may point at when no set was said
-        (rules/comparison.yaml ``collective``), or None."""
+        (rules/comparison.yaml ``collective``; ``groups``: else the one group of people the last
+        exchange names, ``people_groups``), or None."""
         kinds = self.collective_kinds
         if self.mt.is_statement(text):
             # a narrative statement: only a topic or a dictionary entity, as for 他 / 它
@@ -337,8 +346,32 @@ class Comparison:
             and not (people and c.mention.protected and c.mention.etype not in _GROUP_TYPES)
         ]
         if not cands or ambiguous(cands, d) or self.mt.references(cands[0].mention.text):
-            return None
+            return self._people_group(d, text) if people and groups else None
         return cands[0]
+
+    def _people_group(self, d: Dialogue, text: str) -> Candidate | None:
+        """The one group of people the last exchange names (rules/comparison.yaml
+        ``collective`` ``people_groups``: 天台的球迷 / 父母 / 处女座, whatever they were typed),
+        scoring ``min_score``; None when there is none or more than one (a noun inside another,
+        球迷 in 天台的球迷, is the same group)."""
+        if self.people_groups is None:
+            return None
+        window = {ti.turn.index for ti in d.turns[-2:]}
+        found: dict[str, Candidate] = {}
+        for c in self.mt.rank(d, text=text):
+            m = c.mention
+            if (
+                m.turn not in window
+                or m.is_set
+                or len(m.text) < 2
+                or c.score < self.collective_min
+                or not self.people_groups.search(m.text)
+                or self.mt.references(m.text)  # 我们 / 他们 point elsewhere themselves
+            ):
+                continue
+            found.setdefault(m.text, c)
+        groups = [t for t in found if not any(t != u and t in u for u in found)]
+        return found[groups[0]] if len(groups) == 1 else None
 
 
 def _join(members: tuple[str, ...]) -> str:
