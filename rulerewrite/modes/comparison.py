@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from rulerewrite.context import Dialogue, Mention
@@ -67,6 +68,7 @@ class Comparison:
         self.people_types = frozenset(coll.get("people_types") or ()) if coll else frozenset()
         # 天台的球迷 / 父母 / 大处女座: a group of people, by how the noun ends (people_groups)
         self.people_groups = rule_pattern(coll, "people_groups", ending=True)
+        self.people_signs = rule_pattern(coll, "people_signs", ending=True)
         # 她写了那些诗 / 他经历过那些困难: chat's 那些 for 哪些, ending the query (``which_typo``)
         # 他们 / 她们 after an exchange that named exactly two people (``named_pair``)
         pair = lexicon.rule("comparison", "named_pair")
@@ -354,22 +356,37 @@ class Comparison:
         ``collective`` ``people_groups``: 天台的球迷 / 父母 / 处女座, whatever they were typed),
         scoring ``min_score``; None when there is none or more than one (a noun inside another,
         球迷 in 天台的球迷, is the same group)."""
-        if self.people_groups is None:
+        if self.people_groups is None and self.people_signs is None:
             return None
         window = {ti.turn.index for ti in d.turns[-2:]}
         found: dict[str, Candidate] = {}
         for c in self.mt.rank(d, text=text):
             m = c.mention
-            if (
-                m.turn not in window
-                or m.is_set
-                or len(m.text) < 2
-                or c.score < self.collective_min
+            if m.turn not in window or m.is_set or c.score < self.collective_min:
+                continue
+            sign = self.people_signs.search(m.text) if self.people_signs is not None else None
+            if sign is not None:  # 大处女座 -> 处女座: the sign is the group
+                if sign.group() != m.text:
+                    c = new_candidate(
+                        replace(
+                            m,
+                            text=sign.group(),
+                            head=sign.group(),
+                            etype="zodiac",
+                            start=m.start + sign.start(),
+                            end=m.start + sign.end(),
+                        ),
+                        c.score,
+                        c.why,
+                    )
+            elif (
+                len(m.text) < 2
+                or self.people_groups is None
                 or not self.people_groups.search(m.text)
                 or self.mt.references(m.text)  # 我们 / 他们 point elsewhere themselves
             ):
                 continue
-            found.setdefault(m.text, c)
+            found.setdefault(c.mention.text, c)
         groups = [t for t in found if not any(t != u and t in u for u in found)]
         return found[groups[0]] if len(groups) == 1 else None
 
