@@ -403,6 +403,7 @@ class Ellipsis:
                 frames.setdefault(fr.source, set()).add(str(typ))
         self.vo_topic_frames = {s: frozenset(t) for s, t in frames.items()}
         self.vo_topic_not = rule_pattern(self.vo_rule, "open_topic_not")
+        self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
         self.neg_end = rule_pattern(self.neg_rule, "asked_end")
@@ -1050,6 +1051,17 @@ class Ellipsis:
             state, rule.source, text, m.end("tail") if after_de else at, obj, ti, note
         )
 
+    def _work_named(self, state: State, d: Dialogue, before: str) -> bool:
+        """The verb before the object's gap takes a work (``open_topic_types``: 看 / 读) and the
+        user named one in the last exchange (飘的作者是谁 / 玛格丽特米切尔 / 你读过吗): the
+        author the reply named is no object of it."""
+        lead = before.rstrip("了过着")
+        verb = next((v for v in self.vo_topic_types if lead.endswith(v)), None)
+        if verb is None or not self.vo_topic_types[verb] & self.vo_topic_no_person:
+            return False
+        exchange = last_exchange(state, d)
+        return exchange is not None and self._typed_topic(exchange, verb, before) is not None
+
     def _typed_topic(self, exchange: tuple[TurnInfo, TurnInfo], verb: str, text: str) -> str | None:
         """The one thing of a type ``verb`` takes (rules/completeness.yaml verb_object
         ``open_topic_types``: 看 a work, 吃 a food) the last exchange names, typed by a dictionary
@@ -1343,7 +1355,7 @@ class Ellipsis:
         # 来一首 / 看一部: a work is counted, and a person is no work (a song of 林俊杰 is not 林俊杰)
         no_person = (
             kind == "object" and counted is not None and counted.group("m")[-1:] in self.work_counts
-        )
+        ) or (kind == "object" and self._work_named(state, d, text[:pos]))
         # the tests on the mention's fields first; the two that may segment and parse the
         # mention's text (a reference in it, an adverb in it) only for what is left
         cands = [
