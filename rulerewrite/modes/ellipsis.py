@@ -389,6 +389,21 @@ class Ellipsis:
         self.vo_open_single = rule_pattern(self.vo_rule, "open_single_end")
         self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
         self.vo_open_glued = rule_pattern(self.vo_rule, "open_glued")
+        self.vo_open_joined = rule_words(self.vo_rule, "open_joined")
+        # 活着是谁写的 / 余华 / 你爱看吗: the one topic of the verb's type the user named
+        # (``open_topic_types`` per verb, ``open_topic_frames`` typing the topic frames)
+        tt = (self.vo_rule.get("open_topic_types") if self.vo_rule else None) or {}
+        self.vo_topic_types = {str(v): frozenset(str(t) for t in ts) for v, ts in tt.items()}
+        frames: dict[str, set[str]] = {}
+        for fid, typ in (
+            (self.vo_rule.get("open_topic_frames") if self.vo_rule else None) or {}
+        ).items():
+            fr = lexicon.rule("context", str(fid))
+            if fr is not None:
+                frames.setdefault(fr.source, set()).add(str(typ))
+        self.vo_topic_frames = {s: frozenset(t) for s, t in frames.items()}
+        self.vo_topic_not = rule_pattern(self.vo_rule, "open_topic_not")
+        self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
         self.neg_end = rule_pattern(self.neg_rule, "asked_end")
@@ -982,6 +997,7 @@ class Ellipsis:
             or not (
                 start == m.start("v")
                 or (start == m.start("v") - 1 and text[start] in self.vo_open_neg)
+                or toks[j].text in self.vo_open_joined
             )
         ):
             return None
@@ -1001,7 +1017,19 @@ class Ellipsis:
             (exchange[1], exchange[0]), (v, *self.vo_kinds.get(v, ())), query=text
         )
         if said is None:
-            return None
+            topic = self._typed_topic(exchange, v, text)
+            if topic is None:
+                return None
+            note = f"{v} takes the topic {topic!r} the user named, of its type"
+            return _object_after(
+                state,
+                rule.source,
+                text,
+                m.end("tail") if after_de else at,
+                topic,
+                exchange[0],
+                note,
+            )
         obj, ti = said
         # 去屯门交通费倒是… / 去过屯门吗: the object the other turn gave, when the phrase starts
         # with it, is the thing (the rest of the phrase goes on to a new clause)
@@ -1022,6 +1050,41 @@ class Ellipsis:
         return _object_after(
             state, rule.source, text, m.end("tail") if after_de else at, obj, ti, note
         )
+
+    def _work_named(self, state: State, d: Dialogue, before: str) -> bool:
+        """The verb before the object's gap takes a work (``open_topic_types``: 看 / 读) and the
+        user named one in the last exchange (飘的作者是谁 / 玛格丽特米切尔 / 你读过吗): the
+        author the reply named is no object of it."""
+        lead = before.rstrip("了过着")
+        verb = next((v for v in self.vo_topic_types if lead.endswith(v)), None)
+        if verb is None or not self.vo_topic_types[verb] & self.vo_topic_no_person:
+            return False
+        exchange = last_exchange(state, d)
+        return exchange is not None and self._typed_topic(exchange, verb, before) is not None
+
+    def _typed_topic(self, exchange: tuple[TurnInfo, TurnInfo], verb: str, text: str) -> str | None:
+        """The one thing of a type ``verb`` takes (rules/completeness.yaml verb_object
+        ``open_topic_types``: 看 a work, 吃 a food) the last exchange names, typed by a dictionary
+        or by a topic frame (``open_topic_frames``: X是谁写的 says X is a work), when the user's
+        turn named it and the query does not (活着是谁写的 / 余华 / 你爱看吗 -> 活着). None when
+        there is none or more than one."""
+        want = self.vo_topic_types.get(verb)
+        if not want:
+            return None
+        found = {
+            (mt.text, ti is exchange[0])
+            for ti in exchange
+            for mt in ti.mentions
+            if (
+                (mt.etype in want and mt.source.startswith(("dictionaries/", "rules/")))
+                or want & self.vo_topic_frames.get(mt.source, frozenset())
+            )
+            and not (self.vo_topic_not is not None and self.vo_topic_not.search(mt.text))
+        }
+        if len({t for t, _ in found}) != 1 or not any(user for _, user in found):
+            return None
+        topic = found.pop()[0]
+        return None if topic in text else topic
 
     def _negation_echo(self, state: State, d: Dialogue, text: str) -> State | None:
         """The assistant's bare negation of the user's yes/no question said again by the user
@@ -1292,7 +1355,7 @@ class Ellipsis:
         # 来一首 / 看一部: a work is counted, and a person is no work (a song of 林俊杰 is not 林俊杰)
         no_person = (
             kind == "object" and counted is not None and counted.group("m")[-1:] in self.work_counts
-        )
+        ) or (kind == "object" and self._work_named(state, d, text[:pos]))
         # the tests on the mention's fields first; the two that may segment and parse the
         # mention's text (a reference in it, an adverb in it) only for what is left
         cands = [
