@@ -323,6 +323,9 @@ class ContextAnalyzer:
         # 小姐姐 of 朱小满小姐姐: a word of address after a name (rules/context.yaml
         # name_apposition)
         self.address_after: frozenset[str] = frozenset()
+        # 这 / 首 of 这首歌林一鸣: a demonstrative and the measures after it (name_apposition)
+        self.name_demonstratives: frozenset[str] = frozenset()
+        self.name_measures: tuple[str, ...] = ()
         # 狗狗 / 痘痘: doubled words that name a thing (rules/context.yaml doubled_things)
         self.doubled_things: frozenset[str] = frozenset()
         # longest first (欧阳 before 欧) for str.startswith
@@ -370,6 +373,9 @@ class ContextAnalyzer:
                 self.doubled_things |= frozenset(str(w) for w in r.get("doubled_things"))
             if r.get("address_after"):
                 self.address_after |= frozenset(str(w) for w in r.get("address_after"))
+            if r.get("demonstratives"):
+                self.name_demonstratives |= frozenset(str(w) for w in r.get("demonstratives"))
+                self.name_measures += tuple(str(w) for w in r.get("measures") or ())
             if r.get("kin_one"):
                 self.kin_one = self.kin_one | frozenset(str(w) for w in r.get("kin_one"))
             if r.get("work_verbs"):
@@ -552,6 +558,20 @@ class ContextAnalyzer:
                     self.address_after
                 ):
                     trim = 1
+            front = 0  # a measure jieba glued onto the front of a name (这/张许嘉欣)
+            if a > 0 and toks[b - 1].pos in _NAME_TAGS:
+                dem = toks[a - 1].text
+                if dem in self.name_demonstratives and toks[a].text.startswith(self.name_measures):
+                    if b - a >= 2:
+                        a = b - 1  # 这/首歌/林一鸣: the song is demonstrated, the name is named
+                    elif len(toks[a].text) >= 3:
+                        front = 1
+                elif (
+                    b - a >= 2
+                    and dem[:1] in self.name_demonstratives
+                    and dem[1:] in self.name_measures
+                ):
+                    a = b - 1  # 这部/电影/林一鸣
             head = toks[b - 1]
             while a < b - 1 and (
                 toks[a].text in _MEASURE
@@ -581,7 +601,7 @@ class ContextAnalyzer:
             a, b = _whole_run(toks, a, b)
             if self.translit_edge and head.pos in ("nr", "nrt", "nrfg"):
                 a, b = self._foreign_edges(toks, a, b)
-            s, e = toks[a].start, toks[b - 1].end - trim
+            s, e = toks[a].start + front, toks[b - 1].end - trim
             phrase = text[s:e]
             if head.text in self.non_entity or phrase in self.non_entity:
                 continue
