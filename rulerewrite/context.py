@@ -320,6 +320,12 @@ class ContextAnalyzer:
         # a person frame's X that is a role (网易老板是谁 / 微软之父是谁): not typed a person
         self.role_ends: tuple[str, ...] = ()
         self.kin_one: frozenset[str] = frozenset()  # 哥 of 我哥 (rules/context.yaml owned_kin)
+        # 小姐姐 of 朱小满小姐姐: a word of address after a name (rules/context.yaml
+        # name_apposition)
+        self.address_after: frozenset[str] = frozenset()
+        # 这 / 首 of 这首歌林一鸣: a demonstrative and the measures after it (name_apposition)
+        self.name_demonstratives: frozenset[str] = frozenset()
+        self.name_measures: tuple[str, ...] = ()
         # 狗狗 / 痘痘: doubled words that name a thing (rules/context.yaml doubled_things)
         self.doubled_things: frozenset[str] = frozenset()
         # longest first (欧阳 before 欧) for str.startswith
@@ -365,6 +371,11 @@ class ContextAnalyzer:
                 self.translit_edge = int(r.get("edge_min") or 0)
             if r.get("doubled_things"):
                 self.doubled_things |= frozenset(str(w) for w in r.get("doubled_things"))
+            if r.get("address_after"):
+                self.address_after |= frozenset(str(w) for w in r.get("address_after"))
+            if r.get("demonstratives"):
+                self.name_demonstratives |= frozenset(str(w) for w in r.get("demonstratives"))
+                self.name_measures += tuple(str(w) for w in r.get("measures") or ())
             if r.get("kin_one"):
                 self.kin_one = self.kin_one | frozenset(str(w) for w in r.get("kin_one"))
             if r.get("work_verbs"):
@@ -525,11 +536,42 @@ class ContextAnalyzer:
                 b - a >= 2
                 and b < len(toks)
                 and toks[b].text in _ASPECT
+                and toks[b - 1].pos not in _NAME_TAGS  # 梦见我女朋友/林小满/了: the name is hers
                 and self.type_of(toks[b - 2].text, toks[b - 2].pos) in ("human", "person")
             ):
                 # 女朋友/生气/了, 老师/布置/了: a word jieba tags a noun is the predicate when an
                 # aspect particle follows it; the person before it is the phrase
                 b -= 1
+            a_mod = -1
+            trim = 0  # characters of the address jieba glued onto the name (陈一鸣大/帅哥)
+            if (
+                b - a >= 2
+                and toks[b - 1].text in self.address_after
+                and toks[b - 2].pos in _NAME_TAGS
+                and len(toks[b - 2].text) >= 2
+                and not toks[b - 2].text.endswith(self.human_heads)  # 小哥哥/小姐姐
+            ):
+                # 朱小满/小姐姐 / 节目里的林一鸣/老师: the name, not how the speaker calls them
+                # nor what it was said of
+                a_mod, a, b = a, b - 2, b - 1  # its named modifiers are still said (a_mod)
+                if len(toks[b - 1].text) >= 3 and toks[b - 1].text[-1] + toks[b].text in (
+                    self.address_after
+                ):
+                    trim = 1
+            front = 0  # a measure jieba glued onto the front of a name (这/张许嘉欣)
+            if a > 0 and toks[b - 1].pos in _NAME_TAGS:
+                dem = toks[a - 1].text
+                if dem in self.name_demonstratives and toks[a].text.startswith(self.name_measures):
+                    if b - a >= 2:
+                        a = b - 1  # 这/首歌/林一鸣: the song is demonstrated, the name is named
+                    elif len(toks[a].text) >= 3:
+                        front = 1
+                elif (
+                    b - a >= 2
+                    and dem[:1] in self.name_demonstratives
+                    and dem[1:] in self.name_measures
+                ):
+                    a = b - 1  # 这部/电影/林一鸣
             head = toks[b - 1]
             while a < b - 1 and (
                 toks[a].text in _MEASURE
@@ -545,13 +587,21 @@ class ContextAnalyzer:
                 a += 1
             if b - a >= 2 and a > 0 and toks[a - 1].text in self.manner_words:
                 a += 1  # 怎么评价宋江: after 怎么 / 如何 the first word is the verb (manner_verb)
-            if head.pos == "nr" and b - a == 2 and toks[a].text.endswith(self.human_heads):
-                a += 1  # 哥哥张国荣 / 学长李华: a title before a name, the name is who
+            if head.pos == "nr" and b - a >= 2 and not head.text.endswith(self.human_heads):
+                # 哥哥张国荣 / 学长李华 / 乐队主唱林一鸣: a title before a name, the name is who
+                # (not a name that ends like one: 张学友)
+                for k in range(b - 2, a - 1, -1):
+                    t = toks[k]
+                    if t.text.endswith(self.human_heads) and not (
+                        t.pos in _NAME_TAGS and t.text.startswith(self.surnames)
+                    ):
+                        a = k + 1
+                        break
             a0, b0 = a, b  # the chunker's phrase, before it is widened over a word's pieces
             a, b = _whole_run(toks, a, b)
             if self.translit_edge and head.pos in ("nr", "nrt", "nrfg"):
                 a, b = self._foreign_edges(toks, a, b)
-            s, e = toks[a].start, toks[b - 1].end
+            s, e = toks[a].start + front, toks[b - 1].end - trim
             phrase = text[s:e]
             if head.text in self.non_entity or phrase in self.non_entity:
                 continue
@@ -613,7 +663,7 @@ class ContextAnalyzer:
             out.append((s, e, phrase, head.text, etype, src + "|" + gram, prot))
             # named modifiers inside the phrase (深圳 in 深圳的落户条件), not the pieces of a
             # word it was widened over (陈婉 of 陈婉/婷)
-            for t in toks[a0 : b0 - 1]:
+            for t in toks[a0 if a_mod < 0 else a_mod : b0 - 1]:
                 whole = dict_at.get((t.start, t.end))
                 if whole is not None:
                     # a dictionary entity modifying the head (海绵宝宝动画): typed by the
@@ -898,6 +948,7 @@ _PUNCT_OR_PARTICLE_CHAR = r"[\s,.!?~:;'\"()\[\]<>\-啊呀哇啦哦嗯呢吧嘛�
 
 _PERSONAL = re.compile(r"[你我他她您咱]")
 _POSSESSIVE = ("我", "我的")
+_NAME_TAGS = frozenset({"nr", "nrt", "nrfg"})
 _ASPECT = frozenset({"了", "着", "过"})  # after a word, it is the predicate (生气了)
 _CLAUSE_OPEN = frozenset(" ,.!?~，。！？、和跟但可")  # a relative phrase after these opens a clause
 _WORK_MEASURES = frozenset({"一首", "首", "一部", "部", "一本", "本", "一集", "一曲", "一下"})

@@ -433,6 +433,9 @@ def _text_item(ctx: _Ctx, item: Any, what: str) -> str | None:
 # The keys some rules must give and what each holds ("words": a non-empty list of strings,
 # "names": a mapping of string to string, "regex": a valid regular expression), per (mode, id).
 RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
+    ("context", "name_apposition"): dict.fromkeys(
+        ("address_after", "demonstratives", "measures"), "words"
+    ),
     ("completeness", "ellipsis_words"): {
         **dict.fromkeys(
             (
