@@ -408,6 +408,9 @@ class Ellipsis:
         self.tell_not = rule_pattern(self.tell_rule, "not_asked")
         self.tell_max = int((self.tell_rule.get("max_question") if self.tell_rule else 0) or 14)
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
+        said_rule = self.said_kind_rule
+        self.said_kind_bare_end = rule_pattern(said_rule, "bare_end")
+        self.said_kind_min_shared = int(said_rule.get("min_shared") or 0) if said_rule else 0
         self.request_rule = lexicon.rule("completeness", "request_one")
         self.request_count = rule_pattern(self.request_rule, "count")
         self.said_again_rule = lexicon.rule("completeness", "said_again")
@@ -2723,14 +2726,27 @@ class Ellipsis:
         if ti is None:
             return None
         said = ti.turn.content.strip()
+        end = self.said_kind_bare_end
+        bare = end.sub("", said) if end is not None else said  # 动物庄园呢 -> 动物庄园
         name = next(
             (
                 x
                 for x in ti.mentions
-                if (x.gram == "topic" and x.source.startswith("rules/")) or x.text == said
+                if (x.gram == "topic" and x.source.startswith("rules/")) or x.text in (said, bare)
             ),
             None,
         )
+        if name is None and self.said_kind_min_shared:
+            # no frame: the longest phrase the turn and the other speaker's answer to it both
+            # said (老人与海你觉得怎么样 / 初中读过老人与海… / 我说的是书 -> 老人与海)
+            shared = [
+                x
+                for x in self.mt.shared_spans(d)
+                if x.turn > ti.turn.index
+                and x.text in said
+                and len(x.text) >= self.said_kind_min_shared
+            ]
+            name = max(shared, key=lambda x: len(x.text), default=None)
         if name is None or name.text in text or _is_pronounish(name):
             return None
         at = m.end("pre")
