@@ -3211,6 +3211,8 @@ class Ellipsis:
                 elif not toks or kind_of(toks[0].pos, toks[0].text) not in first_kinds:
                     return None  # 今天股票涨了吗 / 没有: a clause, not a predicate to negate
             after = reply in (rule.get("particles_after") or ())
+            if after and pt and remark.endswith(pt):
+                pt = ""  # 素食系的 / 我也是的 -> 我也是素食系的, not 素食系的的
             new = said_before + topic + (reply + remark + pt if after else reply + pt + remark)
             return _resolved_from(
                 state,
