@@ -241,6 +241,7 @@ class Ellipsis:
         self.identity_by = rule_pattern(self.identity_rule, "by")
         self.identity_unknown = rule_pattern(self.identity_rule, "unknown")
         self.identity_defines = rule_pattern(self.identity_rule, "defines")
+        self.identity_asked_back = rule_pattern(self.identity_rule, "asked_back")
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
@@ -422,6 +423,9 @@ class Ellipsis:
         self.tell_not = rule_pattern(self.tell_rule, "not_asked")
         self.tell_max = int((self.tell_rule.get("max_question") if self.tell_rule else 0) or 14)
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
+        said_rule = self.said_kind_rule
+        self.said_kind_bare_end = rule_pattern(said_rule, "bare_end")
+        self.said_kind_min_shared = int(said_rule.get("min_shared") or 0) if said_rule else 0
         self.request_rule = lexicon.rule("completeness", "request_one")
         self.request_count = rule_pattern(self.request_rule, "count")
         self.said_again_rule = lexicon.rule("completeness", "said_again")
@@ -2785,14 +2789,27 @@ class Ellipsis:
         if ti is None:
             return None
         said = ti.turn.content.strip()
+        end = self.said_kind_bare_end
+        bare = end.sub("", said) if end is not None else said  # 动物庄园呢 -> 动物庄园
         name = next(
             (
                 x
                 for x in ti.mentions
-                if (x.gram == "topic" and x.source.startswith("rules/")) or x.text == said
+                if (x.gram == "topic" and x.source.startswith("rules/")) or x.text in (said, bare)
             ),
             None,
         )
+        if name is None and self.said_kind_min_shared:
+            # no frame: the longest phrase the turn and the other speaker's answer to it both
+            # said (老人与海你觉得怎么样 / 初中读过老人与海… / 我说的是书 -> 老人与海)
+            shared = [
+                x
+                for x in self.mt.shared_spans(d)
+                if x.turn > ti.turn.index
+                and x.text in said
+                and len(x.text) >= self.said_kind_min_shared
+            ]
+            name = max(shared, key=lambda x: len(x.text), default=None)
         if name is None or name.text in text or _is_pronounish(name):
             return None
         at = m.end("pre")
@@ -3257,6 +3274,8 @@ class Ellipsis:
                 elif not toks or kind_of(toks[0].pos, toks[0].text) not in first_kinds:
                     return None  # 今天股票涨了吗 / 没有: a clause, not a predicate to negate
             after = reply in (rule.get("particles_after") or ())
+            if after and pt and remark.endswith(pt):
+                pt = ""  # 素食系的 / 我也是的 -> 我也是素食系的, not 素食系的的
             new = said_before + topic + (reply + remark + pt if after else reply + pt + remark)
             return _resolved_from(
                 state,
@@ -3585,7 +3604,8 @@ class Ellipsis:
     def _defined(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """就是 + what the topic is, after the reply asked what or who the framed topic is
         (X是谁 / 就是… -> X就是…) or said it does not know the topic the user framed
-        (你知道X吗 / 不知道 / 就是… -> X就是…), when nothing else completed the query
+        (你知道X吗 / 不知道 / 就是… -> X就是…) or asked back or said it knows it (什么 / 知道啊:
+        ``asked_back``), when nothing else completed the query
         (rules/completeness.yaml answer_identity ``defines``). Why: the user explains the
         thing the exchange left unknown, and the explanation is said of it."""
         rule = self.identity_rule
@@ -3593,20 +3613,19 @@ class Ellipsis:
         if rule is None or self.identity_defines is None or not self.identity_defines.match(text):
             return None
         told, last = exchange
-        if is_question(last.parse):
-            ti = last  # 沈佳宜是谁 / 就是…的女主角
-        elif self._unknown_reply(state):
-            ti = told  # 你知道X吗 / 不知道 / 就是…
-        else:
+        reply = last.turn.content.strip().rstrip("?？!！。.~ ")
+        asked_back = self.identity_asked_back is not None and (
+            self.identity_asked_back.match(reply) is not None
+        )
+        # 沈佳宜是谁 / 就是…的女主角: the reply's own topic; 你知道X吗 / 不知道 (是谁 / 什么 /
+        # 知道啊) / 就是…: the topic the user framed
+        turns = [last] if is_question(last.parse) else []
+        if asked_back or self._unknown_reply(state):
+            turns.append(told)
+        found = next(((ti, t) for ti in turns if (t := self._framed_topic(ti, text))), None)
+        if found is None:
             return None
-        topics = {
-            m.text
-            for m in ti.mentions
-            if m.gram == "topic" and m.source.startswith("rules/") and m.text not in text
-        }
-        if len(topics) != 1:
-            return None
-        topic = topics.pop()
+        ti, topic = found
         attr = self.mt.attribute_of(topic)
         name = topic[: -len(attr)].removesuffix("的") if attr else topic
         if not name or name in text:
@@ -3623,6 +3642,16 @@ class Ellipsis:
             note=f"{text!r} says what {name!r} is, which the last exchange left unknown",
             confidence=0.6,
         )
+
+    @staticmethod
+    def _framed_topic(ti: TurnInfo, text: str) -> str | None:
+        """The one topic frame of the turn the query does not already say, if exactly one."""
+        topics = {
+            m.text
+            for m in ti.mentions
+            if m.gram == "topic" and m.source.startswith("rules/") and m.text not in text
+        }
+        return topics.pop() if len(topics) == 1 else None
 
     def _unknown_reply(self, state: State) -> bool:
         """The assistant's last message says it does not know the topic (不知道 / 不认识 /
