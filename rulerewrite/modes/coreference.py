@@ -532,20 +532,18 @@ class Coreference:
             if not ref.noun and text[end : end + 1] == answer.text[-1:]:
                 end += 1  # 这个座 / 狮子座: the word's last character is the noun
             return self._replace(state, ref, Candidate(answer, 10.0, why), end)
-        if ref.noun in self.aq.nouns:
-            asked = self._asked_question(state, orig_text)
-            if asked is not None:
-                why = f"the question the last exchange asked ({self.aq.source})"
-                return self._replace(
-                    state, ref, Candidate(asked, self.min_score, why), ref.noun_end
-                )
-        if ref.noun in self.called.nouns:
-            called = self._called_name(state, orig_text)
-            if called is not None:
-                why = f"the name the last exchange called someone ({self.called.source})"
-                return self._replace(
-                    state, ref, Candidate(called, self.min_score, why), ref.noun_end
-                )
+        # 这个问题 takes the question asked, 这个名字 the name someone was called
+        for view, find, what in (
+            (self.aq, self._asked_question, "the question the last exchange asked"),
+            (self.called, self._called_name, "the name the last exchange called someone"),
+        ):
+            if ref.noun in view.nouns:
+                found = find(state, orig_text)
+                if found is not None:
+                    why = f"{what} ({view.source})"
+                    return self._replace(
+                        state, ref, Candidate(found, self.min_score, why), ref.noun_end
+                    )
         if ref.noun and not self.mt.is_category(ref.noun):
             # 这个问题 / 那部分: the demonstrative determines an ordinary noun; resolve only when
             # an antecedent is headed by that very noun (这本书 -> 《三体》 is not knowable)

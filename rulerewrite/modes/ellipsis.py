@@ -582,17 +582,13 @@ class Ellipsis:
                     # 吃了海鲜 / 火锅火锅: the reply names something else (两个人的火锅
                     # after 火锅啊 names the user's thing again)
                     return None
-                return _resolved_from(
+                return _topic_first(
                     state,
                     rule.source,
-                    name + text,
                     name,
+                    text,
                     ti,
-                    "topic",
-                    etype="thing",
-                    slot="subject",
-                    note=f"{kind} comment on {name!r}, the one {kind} the last exchange named",
-                    confidence=0.6,
+                    f"{kind} comment on {name!r}, the one {kind} the last exchange named",
                 )
             return None
         return None
@@ -3630,17 +3626,13 @@ class Ellipsis:
         name = topic[: -len(attr)].removesuffix("的") if attr else topic
         if not name or name in text:
             return None
-        return _resolved_from(
+        return _topic_first(
             state,
             rule.source,
-            name + text,
             name,
+            text,
             ti,
-            "topic",
-            etype="thing",
-            slot="subject",
-            note=f"{text!r} says what {name!r} is, which the last exchange left unknown",
-            confidence=0.6,
+            f"{text!r} says what {name!r} is, which the last exchange left unknown",
         )
 
     @staticmethod
@@ -4187,6 +4179,22 @@ def _object_after(
         "obj",
         etype="thing",
         slot="object",
+        note=note,
+        confidence=0.6,
+    )
+
+
+def _topic_first(state: State, source: str, name: str, text: str, ti: TurnInfo, note: str) -> State:
+    """``name``, a thing turn ``ti`` said, put first as the topic the query comments on."""
+    return _resolved_from(
+        state,
+        source,
+        name + text,
+        name,
+        ti,
+        "topic",
+        etype="thing",
+        slot="subject",
         note=note,
         confidence=0.6,
     )
