@@ -18,6 +18,7 @@ from rulerewrite.modes.multiturn import (
     ask,
     is_question,
     new_candidate,
+    outermost,
     resolved,
     rule_pattern,
     salient,
@@ -387,7 +388,7 @@ class Comparison:
             ):
                 continue
             found.setdefault(c.mention.text, c)
-        groups = [t for t in found if not any(t != u and t in u for u in found)]
+        groups = outermost(list(found))
         return found[groups[0]] if len(groups) == 1 else None
 
 

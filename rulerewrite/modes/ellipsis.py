@@ -31,6 +31,7 @@ from rulerewrite.modes.multiturn import (
     merge_nested,
     names_a_thing,
     new_candidate,
+    outermost,
     resolved,
     rule_alternation,
     rule_match,
@@ -614,7 +615,7 @@ class Ellipsis:
             and not m.is_set
             and m.source.startswith(("dictionaries/", "rules/"))
         }
-        found = {t for t in named if not any(t != u and t in u for u in named)}
+        found = set(outermost(named))
         if verb is not None:
             for clause in _CLAUSES.split(said):
                 m = verb.search(clause)
@@ -826,7 +827,7 @@ class Ellipsis:
             for t in named
             if not any(t.startswith(u + "的") and named[u].etype in self.topic_types for u in named)
         ]
-        names = [t for t in names if not any(t != u and t in u for u in names)]
+        names = outermost(names)
         if len(names) != 1:
             return None
         topic = named[names[0]]

@@ -1761,6 +1761,12 @@ def _compound_rest(wider: str, part: str, attributes: frozenset[str]) -> bool:
     )
 
 
+def outermost(texts: Sequence[str] | set[str]) -> list[str]:
+    """The texts no other of ``texts`` contains (S7 inside 云栖S7, 球迷 inside 天台的球迷: a name
+    inside a longer one is the same thing), in their order."""
+    return [t for t in texts if not any(t != u and t in u for u in texts)]
+
+
 def merge_nested(
     cands: list[Candidate],
     margin: float,
