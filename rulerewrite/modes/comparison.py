@@ -331,9 +331,10 @@ class Comparison:
         people = animacy == "human"
         if not kinds and not (people and self.people_kinds):
             return None
+        ranked = self.mt.rank(d, text=text, animacy="nonhuman" if not people else None)
         cands = [
             c
-            for c in self.mt.rank(d, text=text, animacy="nonhuman" if not people else None)
+            for c in ranked
             if (
                 salient(c, kinds)
                 # 父母 / 为什么提父母 / 他们不在意我: people the last exchange is about
@@ -349,19 +350,20 @@ class Comparison:
             and not (people and c.mention.protected and c.mention.etype not in _GROUP_TYPES)
         ]
         if not cands or ambiguous(cands, d) or self.mt.references(cands[0].mention.text):
-            return self._people_group(d, text) if people and groups else None
+            return self._people_group(d, ranked) if people and groups else None
         return cands[0]
 
-    def _people_group(self, d: Dialogue, text: str) -> Candidate | None:
+    def _people_group(self, d: Dialogue, ranked: list[Candidate]) -> Candidate | None:
         """The one group of people the last exchange names (rules/comparison.yaml
         ``collective`` ``people_groups``: 天台的球迷 / 父母 / 处女座, whatever they were typed),
-        scoring ``min_score``; None when there is none or more than one (a noun inside another,
-        球迷 in 天台的球迷, is the same group)."""
+        scoring ``min_score``, among the candidates ``ranked`` for 他们 (no animacy filter);
+        None when there is none or more than one (a noun inside another, 球迷 in 天台的球迷, is
+        the same group)."""
         if self.people_groups is None and self.people_signs is None:
             return None
         window = {ti.turn.index for ti in d.turns[-2:]}
         found: dict[str, Candidate] = {}
-        for c in self.mt.rank(d, text=text):
+        for c in ranked:
             m = c.mention
             if m.turn not in window or m.is_set or c.score < self.collective_min:
                 continue
