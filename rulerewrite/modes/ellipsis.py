@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rulerewrite.context import (
@@ -25,8 +26,10 @@ from rulerewrite.modes.multiturn import (
     PERSON_PRONOUNS,
     RECIPIENTS,
     MultiTurn,
+    RuleView,
     ask,
     is_question,
+    key,
     last_exchange,
     merge_nested,
     names_a_thing,
@@ -50,6 +53,37 @@ _PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
 _HAS_QWORD = re.compile("|".join(re.escape(q) for q in sorted(QUESTION_WORDS)))
+
+
+@dataclass(frozen=True)
+class _NegationEcho(RuleView):
+    """``negation_echo``: 你去过北京吗 / 没有 / 真的没有, the question's predicate negated again."""
+
+    lead: re.Pattern[str] | None = key("asked_lead")
+    end: re.Pattern[str] | None = key("asked_end")
+    has: re.Pattern[str] | None = None
+    max_len: int = key("max_predicate", 12)
+
+
+@dataclass(frozen=True)
+class _AnswerJudged(RuleView):
+    """``answer_judged``: a reply judging what the user asked about, said of it."""
+
+    lead: re.Pattern[str] | None = key("drop_lead")
+    end: re.Pattern[str] | None = key("asked_end")
+    degree: re.Pattern[str] | None = None
+    drop: re.Pattern[str] | None = key("drop_end")
+    max_len: int = key("max_subject", 12)
+
+
+@dataclass(frozen=True)
+class _TellAsked(RuleView):
+    """``tell_asked``: 告诉我吧 after the user's own question, that question."""
+
+    asked: re.Pattern[str] | None = None
+    end: re.Pattern[str] | None = key("drop_end")
+    not_asked: re.Pattern[str] | None = None
+    max_len: int = key("max_question", 14)
 
 
 class _TypedComment(NamedTuple):
@@ -407,22 +441,11 @@ class Ellipsis:
         self.vo_topic_not = rule_pattern(self.vo_rule, "open_topic_not")
         self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
-        self.neg_lead = rule_pattern(self.neg_rule, "asked_lead")
-        self.neg_end = rule_pattern(self.neg_rule, "asked_end")
-        self.neg_has = rule_pattern(self.neg_rule, "has")
-        self.neg_max = int((self.neg_rule.get("max_predicate") if self.neg_rule else 0) or 12)
+        self.neg = _NegationEcho.read(self.neg_rule)
         self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
-        ja = self.judged_answer_rule
-        self.ja_lead = rule_pattern(ja, "drop_lead")
-        self.ja_end = rule_pattern(ja, "asked_end")
-        self.ja_degree = rule_pattern(ja, "degree")
-        self.ja_drop = rule_pattern(ja, "drop_end")
-        self.ja_max = int((ja.get("max_subject") if ja else 0) or 12)
+        self.ja = _AnswerJudged.read(self.judged_answer_rule)
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
-        self.tell_asked = rule_pattern(self.tell_rule, "asked")
-        self.tell_end = rule_pattern(self.tell_rule, "drop_end")
-        self.tell_not = rule_pattern(self.tell_rule, "not_asked")
-        self.tell_max = int((self.tell_rule.get("max_question") if self.tell_rule else 0) or 14)
+        self.tell = _TellAsked.read(self.tell_rule)
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         said_rule = self.said_kind_rule
         self.said_kind_bare_end = rule_pattern(said_rule, "bare_end")
@@ -1094,16 +1117,16 @@ class Ellipsis:
         rule = self.neg_rule
         m = rule_match(rule, text.strip())
         exchange = last_exchange(state, d) if m is not None else None
-        if rule is None or m is None or exchange is None or self.neg_end is None:
+        if rule is None or m is None or exchange is None or self.neg.end is None:
             return None
         told, last = exchange
         if self.final_mood.sub("", last.turn.content.strip()) != m.group("r"):
             return None
         asked = told.turn.content.strip().rstrip("?？!！。.~ 啊呀呢")
-        body = self.neg_end.sub("", asked)
-        if self.neg_lead is not None:
-            body = self.neg_lead.sub("", body, count=1)
-        has = self.neg_has.match(body) if self.neg_has is not None else None
+        body = self.neg.end.sub("", asked)
+        if self.neg.lead is not None:
+            body = self.neg.lead.sub("", body, count=1)
+        has = self.neg.has.match(body) if self.neg.has is not None else None
         if body == asked.rstrip() and has is None:
             return None  # not a yes/no question (他去北京了 / 没有)
         pred = (body[has.end() :] if has else body).rstrip("了")
@@ -1117,7 +1140,7 @@ class Ellipsis:
             elif not toks or kind_of(toks[0].pos, toks[0].text) != "VERB":
                 return None  # what is negated is a verb phrase (去过北京), not a clause
         if (
-            not 1 <= len(pred) <= self.neg_max
+            not 1 <= len(pred) <= self.neg.max_len
             or _CLAUSES.search(pred)
             or _HAS_QWORD.search(pred)
             or pred[0] in "不没"
@@ -1147,17 +1170,17 @@ class Ellipsis:
         rule = self.tell_rule
         text = state.standalone.strip()
         m = rule_match(rule, text)
-        if m is None or rule is None or self.tell_asked is None:
+        if m is None or rule is None or self.tell.asked is None:
             return None
         told = exchange[0]
         asked = told.turn.content.strip()
-        if self.tell_end is not None:
-            asked = self.tell_end.sub("", asked)
+        if self.tell.end is not None:
+            asked = self.tell.end.sub("", asked)
         if (
-            not 2 <= len(asked) <= self.tell_max
+            not 2 <= len(asked) <= self.tell.max_len
             or _CLAUSES.search(asked)
-            or not self.tell_asked.search(asked)
-            or (self.tell_not is not None and self.tell_not.match(asked))
+            or not self.tell.asked.search(asked)
+            or (self.tell.not_asked is not None and self.tell.not_asked.match(asked))
             or asked in text
         ):
             return None
@@ -2887,20 +2910,20 @@ class Ellipsis:
         不好用): what the question judged goes first."""
         rule = self.judged_answer_rule
         last = _answered(state, d)
-        if rule is None or last is None or self.ja_end is None or self.ja_degree is None:
+        if rule is None or last is None or self.ja.end is None or self.ja.degree is None:
             return None
         asked = last.turn.content.strip().rstrip("?？!！。.~ ")
-        body = self.ja_end.sub("", asked)
+        body = self.ja.end.sub("", asked)
         if body == asked:
             m = _A_NOT_A.search(asked)
             if m is None or m.end() + 2 < len(asked):
                 return None
             body = asked[: m.start()] + asked[m.end() - 1 :]  # 好不好用 -> 好用
-        if self.ja_lead is not None:
-            body = self.ja_lead.sub("", body, count=1)
+        if self.ja.lead is not None:
+            body = self.ja.lead.sub("", body, count=1)
         said = text.strip().rstrip("?？!！。.~ ")
-        core = self.ja_drop.sub("", said) if self.ja_drop is not None else said
-        degree = self.ja_degree.match(core)
+        core = self.ja.drop.sub("", said) if self.ja.drop is not None else said
+        degree = self.ja.degree.match(core)
         pred = core[degree.end() :] if degree else core
         if not pred or not body.endswith(pred):
             return None
@@ -2912,7 +2935,7 @@ class Ellipsis:
             return None
         subject = body[: len(body) - len(pred)]
         if (
-            not 2 <= len(subject) <= self.ja_max
+            not 2 <= len(subject) <= self.ja.max_len
             or subject[-1] in "不没很太好还"
             or _CLAUSES.search(subject)
             or _HAS_QWORD.search(subject)
