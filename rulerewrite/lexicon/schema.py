@@ -431,7 +431,8 @@ def _text_item(ctx: _Ctx, item: Any, what: str) -> str | None:
 # Rule files
 
 # The keys some rules must give and what each holds ("words": a non-empty list of strings,
-# "names": a mapping of string to string, "regex": a valid regular expression), per (mode, id).
+# "names": a mapping of string to string, "word_lists": a mapping of string to a non-empty list
+# of strings, "regex": a valid regular expression), per (mode, id).
 RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("context", "name_apposition"): dict.fromkeys(
         ("address_after", "demonstratives", "measures"), "words"
@@ -484,6 +485,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         ),
         "regex",
     ),
+    ("completeness", "measure_noun"): {"pattern": "regex", "kinds": "word_lists"},
 }
 
 
@@ -510,6 +512,15 @@ def _rule_keys(ctx: _Ctx, item: LDict, rid: str, keys: dict[str, str]) -> bool:
                 if not isinstance(word, str) or not word:
                     ctx.err(word, "RR101", f"{at} {name!r} must be a string, got {_tname(word)}")
                     ok = False
+        elif kind == "word_lists":
+            if not isinstance(v, LDict):
+                ctx.err(v, "RR101", f"{at} must be a mapping, got {_tname(v)}")
+                ok = False
+                continue
+            for name, words in v.items():
+                n = len(ctx.diags)
+                _terms(ctx, words, f"{at} {name!r}")
+                ok = ok and len(ctx.diags) == n
         elif not isinstance(v, str):
             ctx.err(v, "RR101", f"{at} must be a string, got {_tname(v)}")
             ok = False

@@ -398,6 +398,14 @@ class Ellipsis:
         self.work_parts = rule_words(self.work_rule, "parts")
         self.work_max = int((self.work_rule.get("max_query") if self.work_rule else 0) or 16)
         self.work_favourite = rule_pattern(self.work_rule, "favourite")
+        measure = lexicon.rule("completeness", "measure_noun")
+        self.measure_rule = measure
+        kinds = (measure.get("kinds") if measure is not None else None) or {}
+        # the head nouns each measure counts, the longest first (波斯猫: 猫)
+        self.measure_kinds = {
+            str(k): tuple(sorted((str(w) for w in ws), key=len, reverse=True))
+            for k, ws in kinds.items()
+        }
         self.work_inside = rule_words(self.work_rule, "inside")
         self.work_any_part = self.work_parts | self.work_inside  # a part or 里面 / 里
         self.own_rule = lexicon.rule("completeness", "own_question")
@@ -1262,6 +1270,9 @@ class Ellipsis:
         kind_asked = (self.kind_de is not None and self.kind_de.search(text) is not None) or (
             self.owned_head is not None and self.owned_head.match(text) is not None
         )
+        counted_noun = self._measure_noun(state, text)
+        if counted_noun is not None:
+            return counted_noun  # 哪张 -> 哪张海报: the thing the measure counts
         if state.has("fw:comparison") and not kind_asked:
             return state  # 哪个更便宜 / 有什么区别: the comparison mode's business
         if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
@@ -2791,6 +2802,55 @@ class Ellipsis:
             note=f"{w} of {title.text!r}, the work the last exchange talked about",
             confidence=0.65,
         )
+
+    def _measure_noun(self, state: State, text: str) -> State | None:
+        """A which-question by a measure word alone (rules/completeness.yaml
+        ``measure_noun``: 哪张 / 你要哪一只 / 哪家好吃) counts a thing of the last exchange: the
+        best ranked noun of the last two turns whose head the measure counts goes right after
+        the measure (哪张 -> 哪张海报). Not when the query names a noun before the measure, nor
+        when the last turns set out things to choose from (comparison's business)."""
+        rule = self.measure_rule
+        text = text.strip()
+        m = rule_match(rule, text)
+        if rule is None or m is None or len(text) > self.max_len:
+            return None
+        d = self.mt.dialogue(state)
+        if d.sets():
+            return None
+        fav = self.work_favourite
+        if fav is not None and fav.match(text) and self._work_title(d, text) is not None:
+            return None  # 四大名著 / 你最喜欢哪一本: a member of the work (_favourite)
+        heads = self.measure_kinds.get(m.group("w"), ())
+        pre = m.group("pre")
+        if not heads or (
+            pre and any(kind_of(t.pos, t.text) == "NOUN" for t in self.mt.parse(pre).tokens)
+        ):
+            return None
+        recent = {ti.turn.index for ti in d.turns[-2:]}
+        for c in self.mt.rank(d, text=text):
+            x = c.mention
+            if x.turn not in recent or _is_pronounish(x) or x.is_set:
+                continue
+            name = self._uncounted(x.text)  # 好多猫 -> 猫
+            if "的" in name or self.mt.references(name):
+                name = x.head  # 李白的诗 -> 诗: the kind counted, not whose
+            if not name or not name.endswith(heads) or name in text:
+                if x.etype in HUMAN_TYPES:
+                    return None  # 听罗大佑 / 哪一首: whose (罗大佑哪一首), the gap rules' business
+                continue
+            at = m.end("m")
+            new = text[:at] + name + text[at:]
+            return resolved(
+                state,
+                "ellipsis",
+                rule.source,
+                new,
+                x,
+                slot="object",
+                note=f"{m.group('m')} counts {name!r}, the thing of the last exchange",
+                confidence=0.65,
+            )
+        return None
 
     def _said_kind(self, state: State, d: Dialogue) -> State | None:
         """When nothing else completed the query: what was said is a book, a song, a show… with
