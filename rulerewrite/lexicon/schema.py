@@ -485,7 +485,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         ),
         "regex",
     ),
-    ("completeness", "measure_noun"): {"pattern": "regex", "kinds": "word_lists"},
+    ("completeness", "measure_noun"): {
+        "pattern": "regex",
+        "open_pattern": "regex",
+        "kinds": "word_lists",
+    },
 }
 
 

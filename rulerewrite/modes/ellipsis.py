@@ -400,6 +400,7 @@ class Ellipsis:
         self.work_favourite = rule_pattern(self.work_rule, "favourite")
         measure = lexicon.rule("completeness", "measure_noun")
         self.measure_rule = measure
+        self.measure_open = rule_pattern(measure, "open_pattern")
         kinds = (measure.get("kinds") if measure is not None else None) or {}
         # the head nouns each measure counts, the longest first (波斯猫: 猫)
         self.measure_kinds = {
@@ -2807,11 +2808,18 @@ class Ellipsis:
         """A which-question by a measure word alone (rules/completeness.yaml
         ``measure_noun``: 哪张 / 你要哪一只 / 哪家好吃) counts a thing of the last exchange: the
         best ranked noun of the last two turns whose head the measure counts goes right after
-        the measure (哪张 -> 哪张海报). Not when the query names a noun before the measure, nor
-        when the last turns set out things to choose from (comparison's business)."""
+        the measure (哪张 -> 哪张海报); ``open_pattern``: 哪个 / 哪些 after a verb of using or
+        buying counts whatever the last exchange talked about (住哪个好 -> 住哪个民宿好). Not
+        when the query names a noun before the measure, nor when the last turns set out things
+        to choose from (comparison's business)."""
         rule = self.measure_rule
         text = text.strip()
         m = rule_match(rule, text)
+        opened = False
+        if m is None and self.measure_open is not None:
+            # 住哪个好: a measure of anything after a verb; any noun, not a person, place or time
+            m = self.measure_open.match(text)
+            opened = True
         if rule is None or m is None or len(text) > self.max_len:
             return None
         d = self.mt.dialogue(state)
@@ -2822,7 +2830,7 @@ class Ellipsis:
             return None  # 四大名著 / 你最喜欢哪一本: a member of the work (_favourite)
         heads = self.measure_kinds.get(m.group("w"), ())
         pre = m.group("pre")
-        if not heads or (
+        if (not heads and not opened) or (
             pre and any(kind_of(t.pos, t.text) == "NOUN" for t in self.mt.parse(pre).tokens)
         ):
             return None
@@ -2834,7 +2842,9 @@ class Ellipsis:
             name = self._uncounted(x.text)  # 好多猫 -> 猫
             if "的" in name or self.mt.references(name):
                 name = x.head  # 李白的诗 -> 诗: the kind counted, not whose
-            if not name or not name.endswith(heads) or name in text:
+            if opened and (x.etype in HUMAN_TYPES or x.etype in ("place", "time")):
+                return None  # 去过哪些 / 北京: where, not what
+            if not name or not (opened or name.endswith(heads)) or name in text:
                 if x.etype in HUMAN_TYPES:
                     return None  # 听罗大佑 / 哪一首: whose (罗大佑哪一首), the gap rules' business
                 continue
