@@ -1613,26 +1613,36 @@ class Ellipsis:
         )
 
     def _reply_lead(self, best: Any, d: Dialogue, text: str, pos: int) -> bool:
-        """``best`` opens the assistant's short reply (瓦力是你谁 / 糖醋排骨我很喜欢 / 大宝剑) and
-        the query's verb (我不认识 / 来吃 / 没去过) is not said after it there (沙发能吃 / 不能吃:
-        the thing is the topic of the verb, not its object) and the rest of the reply is no
-        clause with an object of its own (大吉大利今晚吃鸡: 大吉大利 is no thing talked about); no
-        phrase longer than ``max_phrase``, no person (``not_types``: 七妹 / 偶像 are no object of
-        吃 / 看), no attribute (鸭脖的香味)."""
+        """``best`` is the object the assistant's short reply ends with, not after a copula (我会
+        说日语 / 你能教我吗), or opens that reply (瓦力是你谁 / 糖醋排骨我很喜欢 / 大宝剑) and the
+        query's verb (我不认识 / 来吃 / 没去过) is not said after it there (沙发能吃 / 不能吃: the
+        thing is the topic of the verb, not its object) and the rest of the reply is no clause
+        with an object of its own (大吉大利今晚吃鸡: 大吉大利 is no thing talked about); no phrase
+        longer than ``max_phrase``, no person (``not_types``: 七妹 / 偶像 are no object of 吃 /
+        看), no attribute (鸭脖的香味)."""
         m = best.mention
         last = d.turns[-1]
         said = last.turn.content.strip()
         verb = text[:pos].rstrip("了过着")[-1:]
-        rest = said[len(m.text) :]
-        if not (
-            m.turn == last.turn.index
-            and said.startswith(m.text)
-            and len(m.text) <= self.rlo.max_phrase
-            and m.etype not in self.rlo.not_types
-            and m.head not in self.attributes
-            and bool(verb)
-            and verb not in rest
+        if (
+            m.turn != last.turn.index
+            or len(m.text) > self.rlo.max_phrase
+            or m.etype in self.rlo.not_types
+            or m.head in self.attributes
         ):
+            return False
+        end = said.rfind(m.text)
+        if (
+            m.gram == "obj"
+            and end > 0
+            and self.rlo.tail is not None
+            and self.rlo.tail.match(said, end + len(m.text)) is not None
+        ):
+            # 你会说英文吗 / 你要教我吗: the object the reply ends with, not what a copula
+            # says someone is (我是传说中的X / 哇幸会幸会)
+            return not said[:end].endswith(self.copulas)
+        rest = said[len(m.text) :]
+        if not (said.startswith(m.text) and bool(verb) and verb not in rest):
             return False
         kinds = [kind_of(t.pos, t.text) for t in self.mt.parse(rest).tokens] if rest else []
         return not any(a == "VERB" and b == "NOUN" for a, b in pairwise(kinds))
