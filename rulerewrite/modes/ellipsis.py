@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 from rulerewrite.context import (
@@ -74,6 +75,19 @@ class _AnswerJudged(RuleView):
     degree: re.Pattern[str] | None = None
     drop: re.Pattern[str] | None = key("drop_end")
     max_len: int = key("max_subject", 12)
+
+
+@dataclass(frozen=True)
+class _ReplyLeadObject(RuleView):
+    """``reply_lead_object``: 瓦力是你谁 / 我不认识, the short reply's lead is the object."""
+
+    max_query: int = 6
+    max_reply: int = 10
+    max_phrase: int = 6
+    tail: re.Pattern[str] | None = None
+    not_before: re.Pattern[str] | None = None
+    not_query: re.Pattern[str] | None = None
+    not_types: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -455,6 +469,7 @@ class Ellipsis:
         self.ja = _AnswerJudged.read(self.judged_answer_rule)
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell = _TellAsked.read(self.tell_rule)
+        self.rlo = _ReplyLeadObject.read(lexicon.rule("completeness", "reply_lead_object"))
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         said_rule = self.said_kind_rule
         self.said_kind_bare_end = rule_pattern(said_rule, "bare_end")
@@ -548,7 +563,10 @@ class Ellipsis:
             or (self._topic_comment(done, d, exchange) if exchange is not None else None)
             or (self._verb_object_open(done, exchange) if exchange is not None else None)
         )
-        return done if again is None else again
+        if again is None:
+            # 瓦力是你谁 / 我不认识: the short reply's lead, kept aside by _complete
+            return done.scratch.get(_REPLY_LEAD, done)
+        return again
 
     def _said_again(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The end of the user's own last turn said again, when nothing else completed the
@@ -1492,15 +1510,22 @@ class Ellipsis:
             or (confident and not self._left(best, d, parse))
             or (kind == "object" and self._quiet_reply(cands, d, text[:pos]))
         ):
-            return state.note(
+            declined = state.note(
                 "ellipsis",
                 self.mt.sources.get(f"missing_{kind}", "ellipsis"),
                 f"missing {kind}: best {best.mention.text} not salient enough ({best.why})",
             )
+            if kind != "object" or not self._short_reply_object(d, text, pos):
+                return declined
+            defer = declined  # the reply's lead, only when no fallback completes the query
+        else:
+            defer = None
         if kind == "object" and named is None:
             objs = [c for c in cands if c.mention.gram in ("obj", "dep", "coo")]
             if objs and objs[0].score >= best.score - 1.0:
                 best = objs[0]
+        if defer is not None and not self._reply_lead(best, d, text, pos):
+            return defer
         if (
             kind == "subject"
             and self._predicate_lead_at(text, pos)
@@ -1558,6 +1583,19 @@ class Ellipsis:
             filler += "" if filler.endswith("的") else "的"
         new = text[:pos] + filler + text[pos:]
         src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
+        if defer is not None:
+            # kept aside: __call__ takes it when none of the fallbacks completes the query
+            done = resolved(
+                state,
+                "ellipsis",
+                self.rlo.source or src,
+                new,
+                best.mention,
+                slot=kind,
+                note=f"missing {kind}: {best.mention.text}, the short reply's lead ({best.why})",
+                confidence=0.6,
+            )
+            return defer.evolve(scratch={**defer.scratch, _REPLY_LEAD: done})
         return resolved(
             state,
             "ellipsis",
@@ -1568,6 +1606,58 @@ class Ellipsis:
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
         )
+
+    def _short_reply_object(self, d: Dialogue, text: str, pos: int) -> bool:
+        """The query is short, its verb's object missing at its end, and the assistant's reply
+        (the last turn) is short (rules/completeness.yaml ``reply_lead_object``): the shape in
+        which the reply's lead may be the object (:meth:`_reply_lead`)."""
+        rlo = self.rlo
+        last = d.turns[-1] if d.turns else None
+        if rlo.tail is None or last is None or last.turn.role != "assistant":
+            return False
+        before = text[:pos]
+        return (
+            len(text.strip()) <= rlo.max_query
+            and len(last.turn.content.strip()) <= rlo.max_reply
+            and rlo.tail.match(text, pos) is not None
+            and not (rlo.not_before is not None and rlo.not_before.search(before))
+            and not (rlo.not_query is not None and rlo.not_query.search(text))
+        )
+
+    def _reply_lead(self, best: Any, d: Dialogue, text: str, pos: int) -> bool:
+        """``best`` is the object the assistant's short reply ends with, not after a copula (我会
+        说日语 / 你能教我吗), or opens that reply (瓦力是你谁 / 糖醋排骨我很喜欢 / 大宝剑) and the
+        query's verb (我不认识 / 来吃 / 没去过) is not said after it there (沙发能吃 / 不能吃: the
+        thing is the topic of the verb, not its object) and the rest of the reply is no clause
+        with an object of its own (大吉大利今晚吃鸡: 大吉大利 is no thing talked about); no phrase
+        longer than ``max_phrase``, no person (``not_types``: 七妹 / 偶像 are no object of 吃 /
+        看), no attribute (鸭脖的香味)."""
+        m = best.mention
+        last = d.turns[-1]
+        said = last.turn.content.strip()
+        verb = text[:pos].rstrip("了过着")[-1:]
+        if (
+            m.turn != last.turn.index
+            or len(m.text) > self.rlo.max_phrase
+            or m.etype in self.rlo.not_types
+            or m.head in self.attributes
+        ):
+            return False
+        end = said.rfind(m.text)
+        if (
+            m.gram == "obj"
+            and end > 0
+            and self.rlo.tail is not None
+            and self.rlo.tail.match(said, end + len(m.text)) is not None
+        ):
+            # 你会说英文吗 / 你要教我吗: the object the reply ends with, not what a copula
+            # says someone is (我是传说中的X / 哇幸会幸会)
+            return not said[:end].endswith(self.copulas)
+        rest = said[len(m.text) :]
+        if not (said.startswith(m.text) and bool(verb) and verb not in rest):
+            return False
+        kinds = [kind_of(t.pos, t.text) for t in self.mt.parse(rest).tokens] if rest else []
+        return not any(a == "VERB" and b == "NOUN" for a, b in pairwise(kinds))
 
     def _uncounted(self, phrase: str) -> str:
         """The phrase without the count it opens with (一件羽绒服 -> 羽绒服)."""
@@ -4202,6 +4292,10 @@ def _names_a_kind(t: Token) -> bool:
     quality; one-character nouns are qualities jieba tags n (辣 / 香)."""
     k = kind_of(t.pos, t.text)
     return k == "PRON" or (k == "NOUN" and len(t.text) > 1)
+
+
+# the scratch key under which _complete keeps the short reply's lead as the missing object
+_REPLY_LEAD = "ellipsis.reply_lead_object"
 
 
 def _answered(state: State, d: Dialogue) -> TurnInfo | None:

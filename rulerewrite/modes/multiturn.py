@@ -222,6 +222,14 @@ class MultiTurn:
         self.vo_complements = frozenset(
             str(w) for w in ((vo.get("complements") or ()) if vo else ())
         )
+        # what-kind words between a verb and its object (看什么球赛: 球赛 is what 看 takes) and
+        # potential complements jieba cuts off the verb (发/不了/红包: 红包 is what 发 takes)
+        self.vo_asked_kinds = frozenset(
+            str(w) for w in ((vo.get("asked_kinds") or ()) if vo else ())
+        )
+        self.vo_potential = frozenset(
+            str(w) for w in ((vo.get("potential_after") or ()) if vo else ())
+        )
         games = (vo.get("bound_games") if vo else None) or {}
         self.vo_games = {str(v): tuple(str(w) for w in ws) for v, ws in games.items()}
         titles = sorted(self.wordset("title_hints"), key=len, reverse=True)
@@ -421,6 +429,9 @@ class MultiTurn:
                     or kind_of(ptoks[j + 1].pos, ptoks[j + 1].text) == "NUM"
                     # 送你 + 月饼: who receives, after a verb of giving only (认识我哥哥)
                     or (j == k and verb in self.vo_give and ptoks[j + 1].text in RECIPIENTS)
+                    # 你平常看什么球赛: the kind asked about is what the verb takes
+                    or (j == k and ptoks[j + 1].text in self.vo_asked_kinds)
+                    or (j == k and ptoks[j + 1].text in self.vo_potential)
                 ):
                     j += 1
                 obj = self.noun_object(ti, ptoks, j)
