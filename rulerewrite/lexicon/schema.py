@@ -436,6 +436,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("context", "name_apposition"): dict.fromkeys(
         ("address_after", "demonstratives", "measures"), "words"
     ),
+    ("context", "mention_edges"): dict.fromkeys(("verb_last", "verb_first", "topic_open"), "words"),
     ("completeness", "ellipsis_words"): {
         **dict.fromkeys(
             (
