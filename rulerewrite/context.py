@@ -431,6 +431,8 @@ class ContextAnalyzer:
         self.topic_open: frozenset[str] = frozenset(
             str(w) for w in ((edges.get("topic_open") or ()) if edges is not None else ())
         )
+        a_not_a = edges.get("a_not_a") if edges is not None else None
+        self.a_not_a: re.Pattern[str] | None = re.compile(str(a_not_a)) if a_not_a else None
         addressee = lexicon.rule("context", "addressee")
         self.addressee = addressee.pattern if addressee is not None else None
         self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
@@ -588,6 +590,11 @@ class ContextAnalyzer:
                 b -= 1  # 火锅店/排队, 叔叔/聊天: the verb jieba tagged a noun is no part
             if b - a >= 2 and toks[a].text in self.verb_first:
                 a += 1  # 问/苹果手机, 指导/上海
+            if self.a_not_a is not None and b - a >= 2:
+                for k in (b - 1, b - 2):
+                    if k > a and self.a_not_a.match(text, toks[k].start):
+                        b = k  # 吴亦凡/帅/不帅, 火锅/辣/不/辣: the question is no part
+                        break
             if not _COPULA_TO.match(text, toks[b - 1].end):  # 我不是喜子喜子是…: two clauses
                 while b - a >= 2 and toks[a].text == toks[a + 1].text:
                     a += 1  # 火锅/火锅, 成语/成语/接龙: a word said twice is said once
