@@ -419,6 +419,20 @@ class ContextAnalyzer:
         self.owned_not_before: tuple[str, ...] = tuple(
             str(w) for w in ((owned.get("not_before") or []) if owned is not None else [])
         )
+        # verbs jieba tags a noun: never the last / first word of a longer phrase
+        # (rules/context.yaml mention_edges)
+        edges = lexicon.rule("context", "mention_edges")
+        self.verb_last: frozenset[str] = frozenset(
+            str(w) for w in ((edges.get("verb_last") or ()) if edges is not None else ())
+        )
+        self.verb_first: frozenset[str] = frozenset(
+            str(w) for w in ((edges.get("verb_first") or ()) if edges is not None else ())
+        )
+        self.topic_open: frozenset[str] = frozenset(
+            str(w) for w in ((edges.get("topic_open") or ()) if edges is not None else ())
+        )
+        a_not_a = edges.get("a_not_a") if edges is not None else None
+        self.a_not_a: re.Pattern[str] | None = re.compile(str(a_not_a)) if a_not_a else None
         addressee = lexicon.rule("context", "addressee")
         self.addressee = addressee.pattern if addressee is not None else None
         self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
@@ -572,6 +586,18 @@ class ContextAnalyzer:
                     and dem[1:] in self.name_measures
                 ):
                     a = b - 1  # 这部/电影/林一鸣
+            if b - a >= 2 and toks[b - 1].text in self.verb_last:
+                b -= 1  # 火锅店/排队, 叔叔/聊天: the verb jieba tagged a noun is no part
+            if b - a >= 2 and toks[a].text in self.verb_first:
+                a += 1  # 问/苹果手机, 指导/上海
+            if self.a_not_a is not None and b - a >= 2:
+                for k in (b - 1, b - 2):
+                    if k > a and self.a_not_a.match(text, toks[k].start):
+                        b = k  # 吴亦凡/帅/不帅, 火锅/辣/不/辣: the question is no part
+                        break
+            if not _COPULA_TO.match(text, toks[b - 1].end):  # 我不是喜子喜子是…: two clauses
+                while b - a >= 2 and toks[a].text == toks[a + 1].text:
+                    a += 1  # 火锅/火锅, 成语/成语/接龙: a word said twice is said once
             head = toks[b - 1]
             while a < b - 1 and (
                 toks[a].text in _MEASURE
@@ -690,6 +716,13 @@ class ContextAnalyzer:
             first = next((t for t in toks if t.start == at), None)
             if first is not None and first.text in _MEASURE and len(phrase) > 2:
                 phrase, at = phrase[1:], at + 1  # 我想买个摄影机: a measure word opens no title
+            elif (
+                first is not None
+                and first.text in self.topic_open
+                and len(phrase) - len(first.text) >= 2
+            ):
+                # 你知道关于速度滑冰吗: the preposition introduces the topic, it is no part of it
+                phrase, at = phrase[len(first.text) :], first.end
             if self.topic_cut is not None:
                 # 我喜欢听眉间雪因为好听 / 你喜欢李易峰吖: the topic ends where a word of its
                 # own runs on with a particle, a reason or a comment
@@ -709,6 +742,9 @@ class ContextAnalyzer:
                         continue
                     phrase = phrase[: cm.start()]
                     break
+            last = next((t for t in toks if t.end == at + len(phrase)), None)
+            if last is not None and last.text in self.verb_last and last.start - at >= 2:
+                phrase = phrase[: last.start - at]  # 迪玛希唱歌好听吗: the topic is the singer
             # a speaker's pronoun or an adverb as a word of its own, not a character inside
             # a word of a title (你好旧时光 / 无人生还: 你好 and 生还 are words the phrase holds)
             inside = {

@@ -934,9 +934,13 @@ class Ellipsis:
         if obj is None and self.own_said_pre is not None and said and not _CLAUSES.search(said):
             obj = self._after_verb(verb, said, self.own_said_pre, text)
             # what the reply says after the verb is a thing (许嵩 / 鞠婧祎照片), not a clause
-            kinds = [kind_of(t.pos, t.text) for t in self.mt.parse(obj).tokens] if obj else []
+            otoks = self.mt.parse(obj).tokens if obj else ()
+            kinds = [kind_of(t.pos, t.text) for t in otoks]
             if "NOUN" not in kinds or any(k not in ("NOUN", "VERB", "DE") for k in kinds):
                 obj = None
+            elif obj and len(otoks) >= 2 and otoks[-1].text in self.mt.analyzer.verb_last:
+                # 做个蛋糕/试试: the verb jieba tagged a noun is no part of the thing
+                obj = obj[: otoks[-1].start]
             src, what = last, f"the assistant's reply {said!r}"
         if obj is None:
             return None

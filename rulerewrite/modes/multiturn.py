@@ -435,6 +435,10 @@ class MultiTurn:
                 ):
                     j += 1
                 obj = self.noun_object(ti, ptoks, j)
+                if obj and j > k and kind_of(ptoks[j].pos, ptoks[j].text) == "NUM":
+                    # 做个月饼/试试: a counted thing, not the verb jieba tagged a noun after it
+                    # (unlike 进群/聊天, two verbs and no count)
+                    obj = self._counted_noun(ptoks, j, obj)
                 if obj is None and j > k and ptoks[j].text[-1:] in self.vo_counts:
                     obj = self._counted_title(ptoks, j)
             else:
@@ -459,6 +463,15 @@ class MultiTurn:
                 continue
             return obj
         return None
+
+    def _counted_noun(self, ptoks: list[Any], j: int, obj: str) -> str:
+        """``obj``, the phrase after the count ``ptoks[j]``, without a last word that is a verb
+        jieba tags a noun (rules/context.yaml mention_edges ``verb_last``: 月饼/试试)."""
+        start = ptoks[j + 1].start if j + 1 < len(ptoks) else 0
+        last = next((t for t in ptoks[j + 2 :] if t.end == start + len(obj)), None)
+        if last is not None and last.text in self.analyzer.verb_last:
+            return obj[: last.start - start]
+        return obj
 
     def _counted_title(self, ptoks: list[Any], j: int) -> str | None:
         """What a measure of works ``ptoks[j]`` counts (唱首征服 / 看部无间道): the words after
@@ -848,6 +861,8 @@ class MultiTurn:
                 toks.pop(0)
             while toks and _kind(toks[-1]) not in _TOPICAL:
                 toks.pop()
+        while len(toks) >= 2 and toks[0].text == toks[1].text:
+            toks.pop(0)  # 猫咪/猫咪: a word said twice is said once (as the analyzer's phrases)
         if not toks:
             return None
         s, e = toks[0].start, toks[-1].end
