@@ -1425,6 +1425,7 @@ class Ellipsis:
             self.margin,
             attributes=self.mt.attribute_words,
             own_names=self.mt.own_names,
+            versions=self.mt.version_suffix,
         )
         if owned is not None:
             # 我的用了两年: the thing owned, not a question phrase of the last turns (多长)
