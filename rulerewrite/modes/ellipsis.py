@@ -1542,8 +1542,13 @@ class Ellipsis:
             pass  # the object of the how-verb takes nothing after it
         elif kind == "subject" and not filler.endswith("的") and self._says_what(text[pos:]):
             filler += "是"  # 谁唱的 -> 泡沫是谁唱的; 唱民谣的 -> 赵雷是唱民谣的
-        if kind == "subject" and how is None and self._attribute_first(parse, pos):
-            # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的)
+        if (
+            kind == "subject"
+            and how is None
+            and self._attribute_first(parse, pos, alone=best.mention.etype != "place")
+        ):
+            # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的); a bare 作者
+            # -> 三体的作者, but a place's 空气质量 -> 成都空气质量
             filler += "" if filler.endswith("的") else "的"
         new = text[:pos] + filler + text[pos:]
         src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
@@ -2165,9 +2170,17 @@ class Ellipsis:
             and not any(is_question_word(t.text) for t in toks)
         )
 
-    def _attribute_first(self, parse: Parse, pos: int) -> bool:
-        """The query opens (at ``pos``) with an attribute noun followed by 是: 作者是谁."""
+    def _attribute_first(self, parse: Parse, pos: int, *, alone: bool = False) -> bool:
+        """The query opens (at ``pos``) with an attribute noun followed by 是: 作者是谁; with
+        ``alone``, also an attribute noun (attribute_nouns, not a type hint such as 多少钱) and
+        nothing else (作者 / 代表作)."""
         toks = [t for t in parse.tokens if t.start >= pos and t.text.strip()]
+        if len(toks) == 1:
+            return (
+                alone
+                and toks[0].text in self.attribute_nouns
+                and kind_of(toks[0].pos, toks[0].text) == "NOUN"
+            )
         return (
             len(toks) >= 2
             and toks[0].text in self.attributes
