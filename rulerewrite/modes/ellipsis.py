@@ -367,6 +367,7 @@ class Ellipsis:
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
         why_neg = lexicon.rule("completeness", "why_negated_reply")
         self.why_potential = rule_pattern(why_neg, "potential")
+        self.why_hedged = rule_tuple(why_neg, "hedged")  # 不是很 / 不怎么: asked as 不
         self.statement_short = int(self.mt.values.get("statement_short", 0))
         self.judged_reply_max = int(self.mt.values.get("judged_reply_max", 0))
         self.statement_kinds = self.salient_kinds | frozenset(
@@ -2331,6 +2332,8 @@ class Ellipsis:
         i = asked.find(v)
         if i < 0:
             return said
+        if m is not None and m.group("neg") in self.why_hedged:
+            said = "不" + said[m.end("neg") :]  # 不怎么喜欢 -> 为什么不喜欢巧克力
         obj = self.question_tail.sub("", asked[i + len(v) :]).strip()
         if pm is not None:
             # 发不了 + 几张图片: a counted noun, its count dropped (a pronoun is no piece the
