@@ -368,6 +368,10 @@ class Ellipsis:
         why_neg = lexicon.rule("completeness", "why_negated_reply")
         self.why_potential = rule_pattern(why_neg, "potential")
         self.why_hedged = rule_tuple(why_neg, "hedged")  # 不是很 / 不怎么: asked as 不
+        # 人类和机器人谁聪明 / 机器人 / 为什么: why the one named is so (why_compared)
+        compared = lexicon.rule("completeness", "why_compared")
+        self.why_compared = compared.pattern if compared is not None else None
+        self.why_compared_reply = rule_pattern(compared, "reply")
         self.statement_short = int(self.mt.values.get("statement_short", 0))
         self.judged_reply_max = int(self.mt.values.get("judged_reply_max", 0))
         self.statement_kinds = self.salient_kinds | frozenset(
@@ -2314,6 +2318,9 @@ class Ellipsis:
         a hedge dropped (我觉得不应该… -> 不应该…; 估计短期内… -> 短期内…), and a short negated reply completed with the object
         of the user's question with the same verb (你会五笔吗 / 不会 -> 不会五笔); an opening
         acknowledgement goes too (嗯嗯我放弃了 -> 放弃了)."""
+        compared = self._why_compared(d, said)
+        if compared is not None:
+            return compared
         ack = self.ack.match(said) if self.ack is not None else None
         if ack is not None and len(said) - ack.end() >= 2:
             said = said[ack.end() :]
@@ -2347,6 +2354,19 @@ class Ellipsis:
         if not 1 <= len(obj) <= 10 or re.search(r"[,，。;；]", obj) or is_question_word(obj):
             return said
         return said + obj
+
+    def _why_compared(self, d: Dialogue, said: str) -> str | None:
+        """The member the assistant's reply ``said`` named, with what the user's question
+        compared (人类和机器人谁聪明 / 机器人 -> 机器人聪明: rules/completeness.yaml
+        why_compared), or None when the reply is no such choice."""
+        user = d.last_user()
+        if self.why_compared is None or self.why_compared_reply is None or user is None:
+            return None
+        q = self.why_compared.match(user.turn.content.strip().rstrip("?？!！。.~ "))
+        r = self.why_compared_reply.match(said)
+        if q is None or r is None or r.group("x") not in (q.group("a"), q.group("b")):
+            return None
+        return r.group("x") + q.group("p")
 
     # -- 会 / 不是 / 没看过: a short answer to the assistant's yes/no question ---------------------
 
