@@ -257,6 +257,10 @@ class Ellipsis:
         )
         self.why_max = int(self.mt.values.get("why_max", 16))
         self.answer_max = int(self.mt.values.get("answer_max", 12))
+        # who a yes/no question may address by a word of address (answer_reply addressees)
+        self.answer_addressees = frozenset(
+            rule_tuple(lexicon.rule("completeness", "answer_reply"), "addressees")
+        )
         self.object_verbs = self.mt.wordset("answer_object_verbs")
         self.wh_rule = lexicon.rule("completeness", "answer_wh")
         # the longest modifier answer that fills a wh-question (answer_wh ``modifier_max``)
@@ -2419,6 +2423,9 @@ class Ellipsis:
             new = neg + v + part + pt  # 有节目单了吗 / 有了 -> 有节目单了
         else:
             new = neg + v + asp + part + pt
+        if rest:
+            # 卫青是汉武帝吗 / 不是 -> 卫青不是汉武帝: the question's subject stays in front
+            new = self._asked_subject(asked[:i], text) + new
         return _resolved_from(
             state,
             reply_re[1],
@@ -2430,6 +2437,29 @@ class Ellipsis:
             note=f"answer to {asked!r}: {v} + {part}",
             confidence=0.75,
         )
+
+    def _asked_subject(self, before: str, text: str) -> str:
+        """The subject of a yes/no question, from what it says ``before`` the answered verb:
+        a noun phrase the answer ``text`` does not hold, neither a speaker nor a word of address
+        (德语 of 德语难学么, 素颜 of 素颜你敢直视么), else "". Not the subject of a negated
+        question (小孩子不会很皮吗 / 会 -> 会很皮: the answer contradicts it)."""
+        if before.endswith(("不", "没", "没有")):
+            return ""
+        subj = re.sub(
+            r"^(?:那么|那)|(?:你们|我们|你|我|您|也|都|还|已经|真的|到底|不|没有|没)+$", "", before
+        ).strip()
+        if not 2 <= len(subj) <= self.answer_max or subj in text or subj in self.answer_addressees:
+            return ""
+        toks = [t for t in self.mt.parse(subj).tokens if t.text.strip()]
+        kinds = {kind_of(t.pos, t.text) for t in toks}
+        if (
+            not kinds <= {"NOUN", "DE", "NUM"}
+            or "NOUN" not in kinds
+            or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"
+            or any(t.text in PERSON_PRONOUNS or is_question_word(t.text) for t in toks)
+        ):
+            return ""
+        return subj
 
     def _verb_echo(
         self, state: State, d: Dialogue, parse: Parse, counted: re.Match[str] | None
@@ -2929,6 +2959,8 @@ class Ellipsis:
         if new == core or len(rest) > 10:
             return None
         new = new.translate(_PERSPECTIVE) + said[len(core) :]
+        # 开普勒是不是游戏 / 不是 -> 开普勒不是游戏: the question's subject stays in front
+        new = self._asked_subject(asked[: m.start()], text) + new
         return _resolved_from(
             state,
             self.mt.sources.get("answer_reply", "ellipsis:answer"),
