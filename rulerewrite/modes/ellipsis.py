@@ -367,6 +367,9 @@ class Ellipsis:
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
         )
+        self.unknown_end = re.compile(
+            str(self.unknown_rule.get("drop_end") or "(?!)") if self.unknown_rule else "(?!)"
+        )
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
         why_neg = lexicon.rule("completeness", "why_negated_reply")
@@ -3292,7 +3295,7 @@ class Ellipsis:
         if rule is None or rule.pattern is None or last is None:
             return None
         m = rule.pattern.match(text.strip().rstrip("?？!！。.~ "))
-        asked = last.turn.content.strip().rstrip("?？!！。.~ 吗么呢啊呀")
+        asked = self.unknown_end.sub("", last.turn.content.strip().rstrip("?？!！。.~ "))
         if (
             m is None
             or not _HAS_QWORD.search(asked)
