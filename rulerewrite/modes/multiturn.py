@@ -1789,7 +1789,7 @@ def merge_nested(
     ``own_names`` (case-folded dictionary persons and works) the user named is not absorbed by a
     longer phrase only the reply said (海绵宝宝 / 海绵宝宝动画). A name is absorbed by its
     numbered version whatever their scores when ``versions`` matches what follows it (小米 /
-    小米8, 战狼 / 战狼2)."""
+    小米8, 战狼 / 战狼2; a sign's stem by its full name: 双鱼 / 双鱼座)."""
     out: list[Candidate] = []
     absorbed: dict[str, Candidate] = {}  # wider phrase -> the best part it absorbed
     texts = [c.mention.text for c in cands]
