@@ -636,6 +636,7 @@ class Coreference:
             self.margin,
             attributes=self.mt.attribute_words,
             own_names=self.mt.own_names,
+            versions=self.mt.version_suffix,
         )
         # 我喜欢吃这个: what the query eats, hears or plays is what the same verb had in the
         # last exchange; failing that, for a verb of eating or drinking (``consume``), the one
@@ -1783,6 +1784,7 @@ class Coreference:
             self.margin,
             attributes=self.mt.attribute_words,
             own_names=self.mt.own_names,
+            versions=self.mt.version_suffix,
         )
         if not good and not state.history:
             return ask(

@@ -271,6 +271,10 @@ class Ellipsis:
         )
         self.why_max = int(self.mt.values.get("why_max", 16))
         self.answer_max = int(self.mt.values.get("answer_max", 12))
+        # who a yes/no question may address by a word of address (answer_reply addressees)
+        self.answer_addressees = frozenset(
+            rule_tuple(lexicon.rule("completeness", "answer_reply"), "addressees")
+        )
         self.object_verbs = self.mt.wordset("answer_object_verbs")
         self.wh_rule = lexicon.rule("completeness", "answer_wh")
         # the longest modifier answer that fills a wh-question (answer_wh ``modifier_max``)
@@ -377,10 +381,18 @@ class Ellipsis:
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
         )
+        self.unknown_end = re.compile(
+            str(self.unknown_rule.get("drop_end") or "(?!)") if self.unknown_rule else "(?!)"
+        )
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
         why_neg = lexicon.rule("completeness", "why_negated_reply")
         self.why_potential = rule_pattern(why_neg, "potential")
+        self.why_hedged = rule_tuple(why_neg, "hedged")  # 不是很 / 不怎么: asked as 不
+        # 人类和机器人谁聪明 / 机器人 / 为什么: why the one named is so (why_compared)
+        compared = lexicon.rule("completeness", "why_compared")
+        self.why_compared = compared.pattern if compared is not None else None
+        self.why_compared_reply = rule_pattern(compared, "reply")
         self.statement_short = int(self.mt.values.get("statement_short", 0))
         self.judged_reply_max = int(self.mt.values.get("judged_reply_max", 0))
         self.statement_kinds = self.salient_kinds | frozenset(
@@ -1459,6 +1471,7 @@ class Ellipsis:
             self.margin,
             attributes=self.mt.attribute_words,
             own_names=self.mt.own_names,
+            versions=self.mt.version_suffix,
         )
         if owned is not None:
             # 我的用了两年: the thing owned, not a question phrase of the last turns (多长)
@@ -1582,8 +1595,13 @@ class Ellipsis:
             pass  # the object of the how-verb takes nothing after it
         elif kind == "subject" and not filler.endswith("的") and self._says_what(text[pos:]):
             filler += "是"  # 谁唱的 -> 泡沫是谁唱的; 唱民谣的 -> 赵雷是唱民谣的
-        if kind == "subject" and how is None and self._attribute_first(parse, pos):
-            # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的)
+        if (
+            kind == "subject"
+            and how is None
+            and self._attribute_first(parse, pos, alone=best.mention.etype != "place")
+        ):
+            # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的); a bare 作者
+            # -> 三体的作者, but a place's 空气质量 -> 成都空气质量
             filler += "" if filler.endswith("的") else "的"
         new = text[:pos] + filler + text[pos:]
         src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
@@ -2270,9 +2288,17 @@ class Ellipsis:
             and not any(is_question_word(t.text) for t in toks)
         )
 
-    def _attribute_first(self, parse: Parse, pos: int) -> bool:
-        """The query opens (at ``pos``) with an attribute noun followed by 是: 作者是谁."""
+    def _attribute_first(self, parse: Parse, pos: int, *, alone: bool = False) -> bool:
+        """The query opens (at ``pos``) with an attribute noun followed by 是: 作者是谁; with
+        ``alone``, also an attribute noun (attribute_nouns, not a type hint such as 多少钱) and
+        nothing else (作者 / 代表作)."""
         toks = [t for t in parse.tokens if t.start >= pos and t.text.strip()]
+        if len(toks) == 1:
+            return (
+                alone
+                and toks[0].text in self.attribute_nouns
+                and kind_of(toks[0].pos, toks[0].text) == "NOUN"
+            )
         return (
             len(toks) >= 2
             and toks[0].text in self.attributes
@@ -2405,6 +2431,9 @@ class Ellipsis:
         a hedge dropped (我觉得不应该… -> 不应该…; 估计短期内… -> 短期内…), and a short negated reply completed with the object
         of the user's question with the same verb (你会五笔吗 / 不会 -> 不会五笔); an opening
         acknowledgement goes too (嗯嗯我放弃了 -> 放弃了)."""
+        compared = self._why_compared(d, said)
+        if compared is not None:
+            return compared
         ack = self.ack.match(said) if self.ack is not None else None
         if ack is not None and len(said) - ack.end() >= 2:
             said = said[ack.end() :]
@@ -2423,6 +2452,8 @@ class Ellipsis:
         i = asked.find(v)
         if i < 0:
             return said
+        if m is not None and m.group("neg") in self.why_hedged:
+            said = "不" + said[m.end("neg") :]  # 不怎么喜欢 -> 为什么不喜欢巧克力
         obj = self.question_tail.sub("", asked[i + len(v) :]).strip()
         if pm is not None:
             # 发不了 + 几张图片: a counted noun, its count dropped (a pronoun is no piece the
@@ -2436,6 +2467,19 @@ class Ellipsis:
         if not 1 <= len(obj) <= 10 or re.search(r"[,，。;；]", obj) or is_question_word(obj):
             return said
         return said + obj
+
+    def _why_compared(self, d: Dialogue, said: str) -> str | None:
+        """The member the assistant's reply ``said`` named, with what the user's question
+        compared (人类和机器人谁聪明 / 机器人 -> 机器人聪明: rules/completeness.yaml
+        why_compared), or None when the reply is no such choice."""
+        user = d.last_user()
+        if self.why_compared is None or self.why_compared_reply is None or user is None:
+            return None
+        q = self.why_compared.match(user.turn.content.strip().rstrip("?？!！。.~ "))
+        r = self.why_compared_reply.match(said)
+        if q is None or r is None or r.group("x") not in (q.group("a"), q.group("b")):
+            return None
+        return r.group("x") + q.group("p")
 
     # -- 会 / 不是 / 没看过: a short answer to the assistant's yes/no question ---------------------
 
@@ -2488,6 +2532,9 @@ class Ellipsis:
             new = neg + v + part + pt  # 有节目单了吗 / 有了 -> 有节目单了
         else:
             new = neg + v + asp + part + pt
+        if rest:
+            # 卫青是汉武帝吗 / 不是 -> 卫青不是汉武帝: the question's subject stays in front
+            new = self._asked_subject(asked[:i], text) + new
         return _resolved_from(
             state,
             reply_re[1],
@@ -2499,6 +2546,29 @@ class Ellipsis:
             note=f"answer to {asked!r}: {v} + {part}",
             confidence=0.75,
         )
+
+    def _asked_subject(self, before: str, text: str) -> str:
+        """The subject of a yes/no question, from what it says ``before`` the answered verb:
+        a noun phrase the answer ``text`` does not hold, neither a speaker nor a word of address
+        (德语 of 德语难学么, 素颜 of 素颜你敢直视么), else "". Not the subject of a negated
+        question (小孩子不会很皮吗 / 会 -> 会很皮: the answer contradicts it)."""
+        if before.endswith(("不", "没", "没有")):
+            return ""
+        subj = re.sub(
+            r"^(?:那么|那)|(?:你们|我们|你|我|您|也|都|还|已经|真的|到底|不|没有|没)+$", "", before
+        ).strip()
+        if not 2 <= len(subj) <= self.answer_max or subj in text or subj in self.answer_addressees:
+            return ""
+        toks = [t for t in self.mt.parse(subj).tokens if t.text.strip()]
+        kinds = {kind_of(t.pos, t.text) for t in toks}
+        if (
+            not kinds <= {"NOUN", "DE", "NUM"}
+            or "NOUN" not in kinds
+            or kind_of(toks[-1].pos, toks[-1].text) != "NOUN"
+            or any(t.text in PERSON_PRONOUNS or is_question_word(t.text) for t in toks)
+        ):
+            return ""
+        return subj
 
     def _verb_echo(
         self, state: State, d: Dialogue, parse: Parse, counted: re.Match[str] | None
@@ -3056,6 +3126,8 @@ class Ellipsis:
         if new == core or len(rest) > 10:
             return None
         new = new.translate(_PERSPECTIVE) + said[len(core) :]
+        # 开普勒是不是游戏 / 不是 -> 开普勒不是游戏: the question's subject stays in front
+        new = self._asked_subject(asked[: m.start()], text) + new
         return _resolved_from(
             state,
             self.mt.sources.get("answer_reply", "ellipsis:answer"),
@@ -3387,7 +3459,7 @@ class Ellipsis:
         if rule is None or rule.pattern is None or last is None:
             return None
         m = rule.pattern.match(text.strip().rstrip("?？!！。.~ "))
-        asked = last.turn.content.strip().rstrip("?？!！。.~ 吗么呢啊呀")
+        asked = self.unknown_end.sub("", last.turn.content.strip().rstrip("?？!！。.~ "))
         if (
             m is None
             or not _HAS_QWORD.search(asked)

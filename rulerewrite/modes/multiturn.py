@@ -170,6 +170,10 @@ class MultiTurn:
             w for _t, ws, _s in self.type_hints for w in ws
         )
         self.attribute_openers = tuple(sorted(self.attribute_words))  # for str.startswith
+        # what follows a name in a numbered version of it (小米 / 小米8: rules/context.yaml
+        # version_suffix): merge_nested keeps the version
+        vs = lexicon.rule("context", "version_suffix")
+        self.version_suffix = vs.pattern if vs is not None else None
         # dictionary names that are a referent of their own (rules/context.yaml entity_phrase
         # types: persons, works), case-folded: merge_nested keeps one the user said whole
         own_types = self.analyzer.own_phrase_types
@@ -1799,6 +1803,7 @@ def merge_nested(
     *,
     attributes: frozenset[str] = frozenset(),
     own_names: frozenset[str] = frozenset(),
+    versions: re.Pattern[str] | None = None,
 ) -> list[Candidate]:
     """A name inside a longer candidate that scores about as well (S7 in 云栖S7扫地机,
     养老年金 in 金福来养老年金) is the same referent, not a rival: keep the longer phrase. A
@@ -1808,7 +1813,9 @@ def merge_nested(
     compound name that starts or ends with it (乔丹 / 迈克尔乔丹), but not by the name plus one of
     ``attributes`` (杭州天气: an attribute of the name, not a longer name). One of
     ``own_names`` (case-folded dictionary persons and works) the user named is not absorbed by a
-    longer phrase only the reply said (海绵宝宝 / 海绵宝宝动画)."""
+    longer phrase only the reply said (海绵宝宝 / 海绵宝宝动画). A name is absorbed by its
+    numbered version whatever their scores when ``versions`` matches what follows it (小米 /
+    小米8, 战狼 / 战狼2; a sign's stem by its full name: 双鱼 / 双鱼座)."""
     out: list[Candidate] = []
     absorbed: dict[str, Candidate] = {}  # wider phrase -> the best part it absorbed
     texts = [c.mention.text for c in cands]
@@ -1833,6 +1840,12 @@ def merge_nested(
                 or (o.mention.source == SHARED and o.mention.text.endswith(c.mention.text))
                 # a brand inside a product's full name (福满堂 / 福满堂终身寿险)
                 or (o.mention.etype in _THING_NAMES and c.mention.etype not in _THING_NAMES)
+                # a numbered version of the name (小米 / 小米8, 战狼 / 战狼2)
+                or (
+                    versions is not None
+                    and o.mention.text.startswith(ct)
+                    and versions.match(o.mention.text[len(ct) :]) is not None
+                )
                 # a piece of a compound name that starts or ends with it (乔丹 / 迈克尔乔丹,
                 # 比特 / 比特币, NBA / NBA勇士队): the full name, unless it is a 的-phrase
                 or (
