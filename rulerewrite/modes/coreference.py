@@ -531,7 +531,13 @@ class Coreference:
             end = ref.noun_end if ref.noun else ref.end
             if not ref.noun and text[end : end + 1] == answer.text[-1:]:
                 end += 1  # 这个座 / 狮子座: the word's last character is the noun
-            return self._replace(state, ref, Candidate(answer, 10.0, why), end)
+            done = self._replace(state, ref, Candidate(answer, 10.0, why), end)
+            if answer.source == self.loved.source and done is not state:
+                # 喜欢一个人 -> 喜欢的人: the phrase is the user's words with 的 for 一个; the
+                # guard would read a one-character head (人) as invented
+                accepted = done.scratch.get("accepted_terms", frozenset()) | {answer.text}
+                done = done.evolve(scratch={**done.scratch, "accepted_terms": accepted})
+            return done
         # 这个问题 takes the question asked, 这个名字 the name someone was called
         for view, find, what in (
             (self.aq, self._asked_question, "the question the last exchange asked"),
