@@ -1412,7 +1412,7 @@ class Coreference:
                 or not words
                 or words[0].start != start
                 or words[-1].end != end
-                or not self._name_like(words)
+                or not (self._name_like(words) or self._doubled_name(name))
             ):
                 return None
             gender = self.pronoun_gender.get(ref.text)
@@ -1420,6 +1420,16 @@ class Coreference:
                 return None
             return said_mention(name, "person", asked.turn, "topic", start, self.framed.source)
         return None
+
+    def _doubled_name(self, name: str) -> bool:
+        """韩韩 / 澄澄: a doubled character that may end a name and is no interjection or baby
+        talk (``unseen_name`` ``not_doubled``), a pet name whatever jieba tagged it."""
+        return (
+            len(name) == 2
+            and name[0] == name[1]
+            and may_end_name(name[0])
+            and name[0] not in self.unseen_not_doubled
+        )
 
     def _requested_work(self, state: State, d: Any, text: str) -> Mention | None:
         """The title a turn of the last exchange asked to play, sing or find (rules/
