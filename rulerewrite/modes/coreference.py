@@ -228,6 +228,17 @@ class _LovedOne(RuleView):
 
 
 @dataclass(frozen=True)
+class _FramedName(RuleView):
+    """``framed_name``: a name the user's last turn praised, liked or missed."""
+
+    pronouns: frozenset[str] = frozenset()
+    praise: re.Pattern[str] | None = None
+    liking: re.Pattern[str] | None = None
+    being: re.Pattern[str] | None = None
+    not_chars: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
 class _RequestedWork(RuleView):
     """``requested_work``: the title the user asked for."""
 
@@ -393,6 +404,7 @@ class Coreference:
         # (rules/coreference.yaml ``exchange_echo``)
         self.echo = _ExchangeEcho.read(lexicon.rule("coreference", "exchange_echo"))
         self.loved = _LovedOne.read(lexicon.rule("coreference", "loved_one"))
+        self.framed = _FramedName.read(lexicon.rule("coreference", "framed_name"))
         self.request = _RequestedWork.read(lexicon.rule("coreference", "requested_work"))
         self.animal = _LoneAnimal.read(lexicon.rule("coreference", "lone_animal"))
         who_frame = lexicon.rule("context", "topic_who")
@@ -531,7 +543,13 @@ class Coreference:
             end = ref.noun_end if ref.noun else ref.end
             if not ref.noun and text[end : end + 1] == answer.text[-1:]:
                 end += 1  # 这个座 / 狮子座: the word's last character is the noun
-            return self._replace(state, ref, Candidate(answer, 10.0, why), end)
+            done = self._replace(state, ref, Candidate(answer, 10.0, why), end)
+            if answer.source == self.loved.source and done is not state:
+                # 喜欢一个人 -> 喜欢的人: the phrase is the user's words with 的 for 一个; the
+                # guard would read a one-character head (人) as invented
+                accepted = done.scratch.get("accepted_terms", frozenset()) | {answer.text}
+                done = done.evolve(scratch={**done.scratch, "accepted_terms": accepted})
+            return done
         # 这个问题 takes the question asked, 这个名字 the name someone was called
         for view, find, what in (
             (self.aq, self._asked_question, "the question the last exchange asked"),
@@ -833,6 +851,13 @@ class Coreference:
             if kin is not None:
                 why = f"{kin.why}; the one person word the last exchange said ({self.pn.source})"
                 return self._replace(state, ref, Candidate(kin.mention, kin.score, why), ref.end)
+        if not good and human and not ref.noun and ref.text in self.framed.pronouns:
+            framed_name = self._framed_name(state, d, orig_text, ref)
+            if framed_name is not None:
+                why = f"the name the user's last turn praised or liked ({self.framed.source})"
+                return self._replace(
+                    state, ref, Candidate(framed_name, self.min_score, why), ref.end
+                )
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
             return ask(
@@ -1360,6 +1385,51 @@ class Coreference:
             fm.end(),
             0,
             self.loved.source,
+        )
+
+    def _framed_name(self, state: State, d: Any, text: str, ref: Ref) -> Mention | None:
+        """The name the user's last turn is about when it only praises, likes or misses
+        someone (rules/coreference.yaml ``framed_name``: 某某真帅 / 好喜欢某某怎么办 / 我想某某
+        / 某某是个英雄), whatever the segmenter made of it: the frame's ``name``, made of whole
+        words that look like a name (as for ``exchange_echo``), none of ``not_chars``, not
+        said by the query, agreeing with a gendered pronoun. None otherwise."""
+        if self.framed.not_chars is None or self._person_before(text, ref):
+            return None
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        asked = exchange[0]
+        said = asked.turn.content
+        for frame in (self.framed.praise, self.framed.liking, self.framed.being):
+            fm = frame.fullmatch(said) if frame is not None else None
+            if fm is None:
+                continue
+            name = fm.group("name")
+            start, end = fm.span("name")
+            words = [t for t in asked.parse.tokens if start <= t.start and t.end <= end]
+            if (
+                name in text
+                or self.framed.not_chars.search(name)
+                or not words
+                or words[0].start != start
+                or words[-1].end != end
+                or not (self._name_like(words) or self._doubled_name(name))
+            ):
+                return None
+            gender = self.pronoun_gender.get(ref.text)
+            if gender is not None and self.gender_of(name) not in (None, gender):
+                return None
+            return said_mention(name, "person", asked.turn, "topic", start, self.framed.source)
+        return None
+
+    def _doubled_name(self, name: str) -> bool:
+        """韩韩 / 澄澄: a doubled character that may end a name and is no interjection or baby
+        talk (``unseen_name`` ``not_doubled``), a pet name whatever jieba tagged it."""
+        return (
+            len(name) == 2
+            and name[0] == name[1]
+            and may_end_name(name[0])
+            and name[0] not in self.unseen_not_doubled
         )
 
     def _requested_work(self, state: State, d: Any, text: str) -> Mention | None:
