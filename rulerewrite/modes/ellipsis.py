@@ -166,6 +166,7 @@ class Ellipsis:
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
         self.predicate_before = rule_pattern(lead_rule, "predicate_before")
+        self.topic_before = rule_tuple(lead_rule, "topic_before")
         self.frame = self.mt.patterns.get("speaker_frames", (None, ""))[0]
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
@@ -1544,6 +1545,11 @@ class Ellipsis:
         if kind == "subject" and how is None and self._attribute_first(parse, pos):
             # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的)
             filler += "" if filler.endswith("的") else "的"
+        if kind == "subject" and how is None and media is None and similar is None:
+            # 为什么不好用 -> X为什么不好用: a why opener has the topic before it (topic_before)
+            opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
+            if opener:
+                pos = len(text[:pos].rstrip()) - len(opener)
         new = text[:pos] + filler + text[pos:]
         src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
         return resolved(
