@@ -484,6 +484,13 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         ),
         "regex",
     ),
+    # 怎么做 / 喝多少: the object the same verb had in the last exchange (ellipsis how_echo)
+    ("completeness", "how_echo"): {
+        "pattern": "regex",
+        "much": "regex",
+        "drop_end": "regex",
+        "not_verbs": "words",
+    },
 }
 
 

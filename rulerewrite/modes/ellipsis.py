@@ -441,6 +441,11 @@ class Ellipsis:
         self.vo_topic_frames = {s: frozenset(t) for s, t in frames.items()}
         self.vo_topic_not = rule_pattern(self.vo_rule, "open_topic_not")
         self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
+        # 怎么做 / 喝多少: the object the same verb had in the last exchange (how_echo)
+        self.how_echo = lexicon.rule("completeness", "how_echo")
+        self.how_echo_much = rule_pattern(self.how_echo, "much")
+        self.how_echo_drop = rule_pattern(self.how_echo, "drop_end")
+        self.how_echo_not = rule_words(self.how_echo, "not_verbs")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg = _NegationEcho.read(self.neg_rule)
         self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
@@ -530,6 +535,7 @@ class Ellipsis:
             (self._said_again(done, exchange) if exchange is not None else None)
             or (self._own_question(done, exchange) if exchange is not None else None)
             or (self._verb_object(done, exchange) if exchange is not None else None)
+            or (self._how_echo(done, exchange) if exchange is not None else None)
             or (self._tell_asked(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
@@ -977,6 +983,47 @@ class Ellipsis:
             return None
         note = f"{v} takes the topic {topic!r} the user named"
         return _object_after(state, rule.source, text, at, topic, told, note)
+
+    def _how_echo(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare how-question about a verb, or a how-much question after one, when nothing else
+        completed the query (rules/completeness.yaml ``how_echo``: 怎么做 / 喝多少): the object
+        the same verb had in the last exchange goes after the verb, or after 多少 (准备做个月饼
+        / 怎么做 -> 怎么做月饼; 喝酒 / 喝多少 -> 喝多少酒)."""
+        rule = self.how_echo
+        text = state.standalone.strip()
+        m = rule_match(rule, text)
+        if m is None and self.how_echo_much is not None:
+            m = self.how_echo_much.match(text)
+        if rule is None or m is None:
+            return None
+        v = m.group("v")
+        if v in self.how_echo_not:
+            return None
+        verbs = [v]
+        if len(v) == 2:
+            verbs.append(v[0])  # 领取 / 怎么领宠物
+        else:
+            # 练 / 怎么练习投篮: a two-character verb the exchange said that opens with it
+            verbs += [
+                t.text
+                for ti in exchange
+                for t in ti.parse.tokens
+                if len(t.text) == 2
+                and t.text[0] == v
+                and t.text not in verbs
+                and kind_of(t.pos, t.text) == "VERB"
+            ]
+        said = self.mt.verb_object((exchange[1], exchange[0]), tuple(verbs), query=text)
+        if said is None:
+            return None
+        obj, ti = said
+        if self.how_echo_drop is not None:
+            obj = self.how_echo_drop.sub("", obj)
+        if not obj or obj in text:
+            return None
+        at = m.end("m") if "m" in m.re.groupindex else m.end("v")
+        note = f"{v} asked about how: its object {obj!r} as said there"
+        return _object_after(state, rule.source, text, at, obj, ti, note)
 
     def _verb_object_open(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A transitive verb ending the query after any lead, bare or with its aspect or a count,

@@ -219,6 +219,7 @@ class MultiTurn:
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
         self.vo_give = self.wordset("give_verbs")
         self.vo_counts = frozenset(str(w) for w in ((vo.get("work_counts") or ()) if vo else ()))
+        self.vo_between = rule_words(vo, "between")
         self.vo_complements = frozenset(
             str(w) for w in ((vo.get("complements") or ()) if vo else ())
         )
@@ -421,6 +422,8 @@ class MultiTurn:
                     or kind_of(ptoks[j + 1].pos, ptoks[j + 1].text) == "NUM"
                     # 送你 + 月饼: who receives, after a verb of giving only (认识我哥哥)
                     or (j == k and verb in self.vo_give and ptoks[j + 1].text in RECIPIENTS)
+                    # 发不了 + 红包: a potential complement, the object after it
+                    or (j == k and ptoks[j + 1].text in self.vo_between)
                 ):
                     j += 1
                 obj = self.noun_object(ti, ptoks, j)
