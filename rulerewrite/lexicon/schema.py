@@ -491,6 +491,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "much": "regex",
         "drop_end": "regex",
         "not_verbs": "words",
+        "treat_verbs": "words",
+        "illness": "regex",
     },
 }
 

@@ -447,6 +447,8 @@ class Ellipsis:
         self.how_echo_much = rule_pattern(self.how_echo, "much")
         self.how_echo_drop = rule_pattern(self.how_echo, "drop_end")
         self.how_echo_not = rule_words(self.how_echo, "not_verbs")
+        self.how_echo_treat = rule_words(self.how_echo, "treat_verbs")
+        self.how_echo_illness = rule_pattern(self.how_echo, "illness")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg = _NegationEcho.read(self.neg_rule)
         self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
@@ -1000,6 +1002,15 @@ class Ellipsis:
         v = m.group("v")
         if v in self.how_echo_not:
             return None
+        at = m.end("m") if "m" in m.re.groupindex else m.end("v")
+        if v in self.how_echo_treat and self.how_echo_illness is not None:
+            # 我得了荨麻疹 / 怎么治: the one illness the exchange named, the user's turn first
+            for ti in exchange:
+                ills = {mt.text for mt in ti.mentions if self.how_echo_illness.search(mt.text)}
+                ill = ills.pop() if len(ills) == 1 else ""
+                if ill and ill not in text:
+                    note = f"{v} treats the illness {ill!r} said there"
+                    return _object_after(state, rule.source, text, at, ill, ti, note)
         verbs = [v]
         if len(v) == 2:
             verbs.append(v[0])  # 领取 / 怎么领宠物
@@ -1022,7 +1033,6 @@ class Ellipsis:
             obj = self.how_echo_drop.sub("", obj)
         if not obj or obj in text:
             return None
-        at = m.end("m") if "m" in m.re.groupindex else m.end("v")
         note = f"{v} asked about how: its object {obj!r} as said there"
         return _object_after(state, rule.source, text, at, obj, ti, note)
 
