@@ -489,6 +489,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("completeness", "how_echo"): {
         "pattern": "regex",
         "much": "regex",
+        "what": "regex",
         "drop_end": "regex",
         "not_verbs": "words",
         "treat_verbs": "words",

@@ -445,6 +445,7 @@ class Ellipsis:
         # 怎么做 / 喝多少: the object the same verb had in the last exchange (how_echo)
         self.how_echo = lexicon.rule("completeness", "how_echo")
         self.how_echo_much = rule_pattern(self.how_echo, "much")
+        self.how_echo_what = rule_pattern(self.how_echo, "what")
         self.how_echo_drop = rule_pattern(self.how_echo, "drop_end")
         self.how_echo_not = rule_words(self.how_echo, "not_verbs")
         self.how_echo_treat = rule_words(self.how_echo, "treat_verbs")
@@ -997,6 +998,8 @@ class Ellipsis:
         m = rule_match(rule, text)
         if m is None and self.how_echo_much is not None:
             m = self.how_echo_much.match(text)
+        if m is None and self.how_echo_what is not None:
+            m = self.how_echo_what.match(text)
         if rule is None or m is None:
             return None
         v = m.group("v")
