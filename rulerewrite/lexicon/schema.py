@@ -472,7 +472,6 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "interjection",
             "evaluation",
             "judged_end",
-            "judged_why",
             "says_end",
             "offer_end",
             "offer_clause",

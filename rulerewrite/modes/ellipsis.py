@@ -153,7 +153,6 @@ class Ellipsis:
         self.interjection = rule_pattern(pats, "interjection") or never
         self.evaluation = rule_pattern(pats, "evaluation") or never
         self.judged_end = rule_pattern(pats, "judged_end") or never
-        self.judged_why = rule_pattern(pats, "judged_why") or never
         self.says_end = rule_pattern(pats, "says_end") or never
         self.offer_end = rule_pattern(pats, "offer_end") or never
         self.offer_clause = rule_pattern(pats, "offer_clause") or never
@@ -1507,16 +1506,6 @@ class Ellipsis:
             floor = self.min_score_question
         if kind == "subject" and self._judged_again(best, d, text):
             kinds = kinds | {"lead"}  # 高数好难 / 别怕没那么难 / 真的难: judged again
-            # 文科不好吗 / 不好 / 咋不好: why the thing the user's turn opened with is so
-            # judged, the thing itself
-            user = next((t for t in reversed(d.turns) if t.turn.role == "user"), None)
-            why_judged = (
-                self.judged_why.match(text) is not None
-                and user is not None
-                and user.turn.content.strip().startswith(best.mention.text)
-            )
-        else:
-            why_judged = False
         if kind == "object":
             kinds = kinds | self.object_kinds
             if self._evaluated_lead(best, d):
@@ -1544,8 +1533,6 @@ class Ellipsis:
             named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
         if named is None and kind == "object" and not confident:
             named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
-        if named is None and why_judged:
-            named = best
         if named is not None:
             best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
@@ -1841,8 +1828,7 @@ class Ellipsis:
         user = next((t for t in reversed(d.turns) if t.turn.role == "user"), None)
         if user is None or best.mention.turn != user.turn.index:
             return False
-        # 咋不好 / 为什么这么难: why the judgement holds, the same judgement again
-        now = self._evaluation(self.judged_why.sub("", text.strip(), count=1))
+        now = self._evaluation(text)
         if now is None:
             return False
         said = user.turn.content.strip().rstrip("?？!！。.~ ")
