@@ -494,6 +494,16 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "open_pattern": "regex",
         "kinds": "word_lists",
     },
+    # 怎么做 / 喝多少: the object the same verb had in the last exchange (ellipsis how_echo)
+    ("completeness", "how_echo"): {
+        "pattern": "regex",
+        "much": "regex",
+        "what": "regex",
+        "drop_end": "regex",
+        "not_verbs": "words",
+        "treat_verbs": "words",
+        "illness": "regex",
+    },
 }
 
 

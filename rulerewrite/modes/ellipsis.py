@@ -180,6 +180,7 @@ class Ellipsis:
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
         self.predicate_before = rule_pattern(lead_rule, "predicate_before")
+        self.topic_before = rule_tuple(lead_rule, "topic_before")
         self.frame = self.mt.patterns.get("speaker_frames", (None, ""))[0]
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
@@ -475,6 +476,14 @@ class Ellipsis:
         self.vo_topic_frames = {s: frozenset(t) for s, t in frames.items()}
         self.vo_topic_not = rule_pattern(self.vo_rule, "open_topic_not")
         self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
+        # 怎么做 / 喝多少: the object the same verb had in the last exchange (how_echo)
+        self.how_echo = lexicon.rule("completeness", "how_echo")
+        self.how_echo_much = rule_pattern(self.how_echo, "much")
+        self.how_echo_what = rule_pattern(self.how_echo, "what")
+        self.how_echo_drop = rule_pattern(self.how_echo, "drop_end")
+        self.how_echo_not = rule_words(self.how_echo, "not_verbs")
+        self.how_echo_treat = rule_words(self.how_echo, "treat_verbs")
+        self.how_echo_illness = rule_pattern(self.how_echo, "illness")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg = _NegationEcho.read(self.neg_rule)
         self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
@@ -565,6 +574,7 @@ class Ellipsis:
             (self._said_again(done, exchange) if exchange is not None else None)
             or (self._own_question(done, exchange) if exchange is not None else None)
             or (self._verb_object(done, exchange) if exchange is not None else None)
+            or (self._how_echo(done, exchange) if exchange is not None else None)
             or (self._tell_asked(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
@@ -1019,6 +1029,57 @@ class Ellipsis:
             return None
         note = f"{v} takes the topic {topic!r} the user named"
         return _object_after(state, rule.source, text, at, topic, told, note)
+
+    def _how_echo(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare how-question about a verb, or a how-much question after one, when nothing else
+        completed the query (rules/completeness.yaml ``how_echo``: 怎么做 / 喝多少): the object
+        the same verb had in the last exchange goes after the verb, or after 多少 (准备做个月饼
+        / 怎么做 -> 怎么做月饼; 喝酒 / 喝多少 -> 喝多少酒)."""
+        rule = self.how_echo
+        text = state.standalone.strip()
+        m = rule_match(rule, text)
+        if m is None and self.how_echo_much is not None:
+            m = self.how_echo_much.match(text)
+        if m is None and self.how_echo_what is not None:
+            m = self.how_echo_what.match(text)
+        if rule is None or m is None:
+            return None
+        v = m.group("v")
+        if v in self.how_echo_not:
+            return None
+        at = m.end("m") if "m" in m.re.groupindex else m.end("v")
+        if v in self.how_echo_treat and self.how_echo_illness is not None:
+            # 我得了荨麻疹 / 怎么治: the one illness the exchange named, the user's turn first
+            for ti in exchange:
+                ills = {mt.text for mt in ti.mentions if self.how_echo_illness.search(mt.text)}
+                ill = ills.pop() if len(ills) == 1 else ""
+                if ill and ill not in text:
+                    note = f"{v} treats the illness {ill!r} said there"
+                    return _object_after(state, rule.source, text, at, ill, ti, note)
+        verbs = [v]
+        if len(v) == 2:
+            verbs.append(v[0])  # 领取 / 怎么领宠物
+        else:
+            # 练 / 怎么练习投篮: a two-character verb the exchange said that opens with it
+            verbs += [
+                t.text
+                for ti in exchange
+                for t in ti.parse.tokens
+                if len(t.text) == 2
+                and t.text[0] == v
+                and t.text not in verbs
+                and kind_of(t.pos, t.text) == "VERB"
+            ]
+        said = self.mt.verb_object((exchange[1], exchange[0]), tuple(verbs), query=text)
+        if said is None:
+            return None
+        obj, ti = said
+        if self.how_echo_drop is not None:
+            obj = self.how_echo_drop.sub("", obj)
+        if not obj or obj in text:
+            return None
+        note = f"{v} asked about how: its object {obj!r} as said there"
+        return _object_after(state, rule.source, text, at, obj, ti, note)
 
     def _verb_object_open(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A transitive verb ending the query after any lead, bare or with its aspect or a count,
@@ -1603,6 +1664,11 @@ class Ellipsis:
             # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的); a bare 作者
             # -> 三体的作者, but a place's 空气质量 -> 成都空气质量
             filler += "" if filler.endswith("的") else "的"
+        if kind == "subject" and how is None and media is None and similar is None:
+            # 为什么不好用 -> X为什么不好用: a why opener has the topic before it (topic_before)
+            opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
+            if opener:
+                pos = len(text[:pos].rstrip()) - len(opener)
         new = text[:pos] + filler + text[pos:]
         src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
         if defer is not None:

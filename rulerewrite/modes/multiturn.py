@@ -228,12 +228,8 @@ class MultiTurn:
         )
         # what-kind words between a verb and its object (看什么球赛: 球赛 is what 看 takes) and
         # potential complements jieba cuts off the verb (发/不了/红包: 红包 is what 发 takes)
-        self.vo_asked_kinds = frozenset(
-            str(w) for w in ((vo.get("asked_kinds") or ()) if vo else ())
-        )
-        self.vo_potential = frozenset(
-            str(w) for w in ((vo.get("potential_after") or ()) if vo else ())
-        )
+        self.vo_asked_kinds = rule_words(vo, "asked_kinds")
+        self.vo_potential = rule_words(vo, "potential_after")
         games = (vo.get("bound_games") if vo else None) or {}
         self.vo_games = {str(v): tuple(str(w) for w in ws) for v, ws in games.items()}
         titles = sorted(self.wordset("title_hints"), key=len, reverse=True)
@@ -435,6 +431,7 @@ class MultiTurn:
                     or (j == k and verb in self.vo_give and ptoks[j + 1].text in RECIPIENTS)
                     # 你平常看什么球赛: the kind asked about is what the verb takes
                     or (j == k and ptoks[j + 1].text in self.vo_asked_kinds)
+                    # 发不了 + 红包: a potential complement, the object after it
                     or (j == k and ptoks[j + 1].text in self.vo_potential)
                 ):
                     j += 1
