@@ -235,6 +235,9 @@ class _FramedName(RuleView):
     praise: re.Pattern[str] | None = None
     liking: re.Pattern[str] | None = None
     being: re.Pattern[str] | None = None
+    knowing: re.Pattern[str] | None = None
+    bare: re.Pattern[str] | None = None
+    idol: re.Pattern[str] | None = None
     not_chars: re.Pattern[str] | None = None
 
 
@@ -854,7 +857,7 @@ class Coreference:
         if not good and human and not ref.noun and ref.text in self.framed.pronouns:
             framed_name = self._framed_name(state, d, orig_text, ref)
             if framed_name is not None:
-                why = f"the name the user's last turn praised or liked ({self.framed.source})"
+                why = f"the name the last exchange framed as a person ({self.framed.source})"
                 return self._replace(
                     state, ref, Candidate(framed_name, self.min_score, why), ref.end
                 )
@@ -1388,24 +1391,41 @@ class Coreference:
         )
 
     def _framed_name(self, state: State, d: Any, text: str, ref: Ref) -> Mention | None:
-        """The name the user's last turn is about when it only praises, likes or misses
-        someone (rules/coreference.yaml ``framed_name``: 某某真帅 / 好喜欢某某怎么办 / 我想某某
-        / 某某是个英雄), whatever the segmenter made of it: the frame's ``name``, made of whole
-        words that look like a name (as for ``exchange_echo``), none of ``not_chars``, not
-        said by the query, agreeing with a gendered pronoun. None otherwise."""
+        """The name the user's last turn is about when it only praises, likes, misses or asks
+        about knowing someone, or is nothing but the name (rules/coreference.yaml
+        ``framed_name``: 某某真帅 / 好喜欢某某怎么办 / 我想某某 / 某某是个英雄 / 认识吗某某 / 某某哦),
+        or the name either turn says is the speaker's idol (某某是我的女神), whatever the
+        segmenter made of it: the frame's ``name``, made of whole words that look like a name
+        (as for ``exchange_echo``; any whole words when the frame itself says a person is
+        meant), none of ``not_chars``, not said by the query, agreeing with a gendered pronoun.
+        None otherwise."""
         if self.framed.not_chars is None or self._person_before(text, ref):
             return None
         exchange = last_exchange(state, d)
         if exchange is None:
             return None
-        asked = exchange[0]
-        said = asked.turn.content
-        for frame in (self.framed.praise, self.framed.liking, self.framed.being):
+        asked, reply = exchange
+        f = self.framed
+        # (frame, turn, whether the frame's own words say a person is meant: 认识某某吗 / 某某是
+        # 我的女神 take any whole words, 舒畅 too)
+        frames = (
+            (f.praise, asked, False),
+            (f.liking, asked, False),
+            (f.being, asked, False),
+            (f.knowing, asked, True),
+            (f.bare, asked, False),
+            (f.idol, asked, True),
+            (f.idol, reply, True),
+        )
+        for frame, ti, vouched in frames:
+            said = ti.turn.content
             fm = frame.fullmatch(said) if frame is not None else None
             if fm is None:
                 continue
-            name = fm.group("name")
-            start, end = fm.span("name")
+            asked = ti
+            g = "name" if fm.group("name") is not None else "name2"  # knowing: either side
+            name = fm.group(g)
+            start, end = fm.span(g)
             words = [t for t in asked.parse.tokens if start <= t.start and t.end <= end]
             if (
                 name in text
@@ -1413,7 +1433,12 @@ class Coreference:
                 or not words
                 or words[0].start != start
                 or words[-1].end != end
-                or not (self._name_like(words) or self._doubled_name(name))
+                or not (
+                    vouched
+                    or self._name_like(words)
+                    or self._doubled_name(name)
+                    or (frame is f.bare and all(len(w.text) == 1 for w in words))
+                )
             ):
                 return None
             gender = self.pronoun_gender.get(ref.text)
