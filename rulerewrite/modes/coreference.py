@@ -902,6 +902,20 @@ class Coreference:
             if named is not None:
                 why = f"{good[0].mention.text} named {named.text} in the window ({self.rn.source})"
                 return self._replace(state, ref, Candidate(named, good[0].score, why), end)
+        if human and not ref.noun and ref.text in self.framed.pronouns:
+            whole = self._framed_name(state, d, orig_text, ref)
+            best = good[0].mention.text
+            reply = state.history[-1].content if state.history else ""
+            if (
+                whole is not None
+                and whole.text.startswith(best)
+                and best != whole.text
+                and best not in reply
+            ):
+                # 赵云澜 / … / 他: the best candidate opens the name the user's turn framed as
+                # a person (赵云 of 赵云澜) and the reply does not say it alone: the whole name
+                why = f"{good[0].why}; the whole name its frame said ({self.framed.source})"
+                return self._replace(state, ref, Candidate(whole, good[0].score, why), end)
         return self._replace(state, ref, good[0], end)
 
     def _role_named(self, state: State, best: Candidate, cands: list[Candidate]) -> Mention | None:
