@@ -256,6 +256,16 @@ class _LoneAnimal(RuleView):
     animals: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class _WorkPronoun(RuleView):
+    """``work_pronoun``: 你知道飘吗 / … / 它的作者, 它 asked about as a work (its author, its
+    story: title_hints) is the title the last exchange said in a frame."""
+
+    pronouns: frozenset[str] = frozenset()
+    patterns: tuple[str, ...] = ()
+    title_not: re.Pattern[str] | None = None
+
+
 @mode("coreference")
 class Coreference:
     """What: replace 它/他/她/其/这个/那款/该/此/上面说的/刚才那个 ... with the antecedent from
@@ -392,6 +402,9 @@ class Coreference:
         self.called = _CalledName.read(lexicon.rule("coreference", "called_name"))
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         self.ans = _AnsweredThing.read(lexicon.rule("coreference", "answered_thing"))
+        # 你知道飘吗 / … / 它的作者: the title 它 is asked about as (``work_pronoun``)
+        self.wp = _WorkPronoun.read(lexicon.rule("coreference", "work_pronoun"))
+        self.wp_frames = tuple(re.compile(p) for p in self.wp.patterns)
         # 有舍友叫朱岳阳 / … / 他: the name the window gave the person word (role_named)
         self.rn = _RoleNamed.read(lexicon.rule("coreference", "role_named"))
         # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
@@ -741,6 +754,16 @@ class Coreference:
                 if whole is not None:
                     why = f"a reply that only names them ({self.sp.source})"
                     return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
+        if (
+            not good
+            and ref.text in self.wp.pronouns
+            and not ref.noun
+            and self.mt.asks_about_work(orig_text)
+        ):
+            work = self._pronoun_work(state, orig_text[: ref.start])
+            if work is not None:
+                why = f"the title the query asks about as a work ({self.wp.source})"
+                return self._replace(state, ref, Candidate(work, self.min_score, why), ref.end)
         if not good and narrative:
             # a narrative statement is read, not searched for its referent: no question back
             return state.note(
@@ -1523,6 +1546,25 @@ class Coreference:
                 continue  # 帅爆: a comment, not a title (知更鸟, a rare word, may end one)
             at = turn.content.find(phrase)
             return said_mention(phrase, "work", turn, "topic", at, self.title.source)
+        return None
+
+    def _pronoun_work(self, state: State, before: str) -> Mention | None:
+        """The title 它 is asked about as a work (rules/coreference.yaml ``work_pronoun``): one
+        a turn of the last exchange, the reply first, says in a frame of its own (你知道飘吗 /
+        网络小说亵渎 / 讲讲白夜行的内容); None when none does."""
+        turns = [t for t in state.history[-2:] if t.content.strip()]
+        for turn in reversed(turns):
+            for frame in self.wp_frames:
+                m = frame.search(turn.content)
+                if m is None or self.mt.is_category(m.group("title")):
+                    continue
+                if before.endswith(m.group("title")) or (
+                    self.wp.title_not is not None and self.wp.title_not.search(m.group("title"))
+                ):
+                    continue
+                return said_mention(
+                    m.group("title"), "work", turn, "topic", m.start("title"), self.wp.source
+                )
         return None
 
     def _framed_title(self, state: State, before: str, noun: str) -> Mention | None:
