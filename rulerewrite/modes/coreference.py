@@ -266,6 +266,17 @@ class _WorkPronoun(RuleView):
     title_not: re.Pattern[str] | None = None
 
 
+@dataclass(frozen=True)
+class _MusicInstrument(RuleView):
+    """``music_instrument``: 学啥乐器好 / 吉他怎么样 / 好多名曲都少不了它, 它 in a query about
+    music is the one instrument the last exchange named."""
+
+    pronouns: frozenset[str] = frozenset()
+    cue: re.Pattern[str] | None = None
+    instruments: tuple[str, ...] = ()
+    compound: re.Pattern[str] | None = None
+
+
 @mode("coreference")
 class Coreference:
     """What: replace 它/他/她/其/这个/那款/该/此/上面说的/刚才那个 ... with the antecedent from
@@ -405,6 +416,11 @@ class Coreference:
         # 你知道飘吗 / … / 它的作者: the title 它 is asked about as (``work_pronoun``)
         self.wp = _WorkPronoun.read(lexicon.rule("coreference", "work_pronoun"))
         self.wp_frames = tuple(re.compile(p) for p in self.wp.patterns)
+        # 吉他怎么样 / 好多名曲都少不了它: the instrument 它 is (``music_instrument``)
+        self.mi = _MusicInstrument.read(lexicon.rule("coreference", "music_instrument"))
+        self.mi_names = re.compile(
+            "|".join(map(re.escape, sorted(self.mi.instruments, key=len, reverse=True))) or "(?!)"
+        )
         # 有舍友叫朱岳阳 / … / 他: the name the window gave the person word (role_named)
         self.rn = _RoleNamed.read(lexicon.rule("coreference", "role_named"))
         # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
@@ -530,6 +546,13 @@ class Coreference:
             if framed is not None:
                 why = f"a title said in a frame of the kind the query says ({self.frames_source})"
                 return self._replace(state, ref, Candidate(framed, self.min_score, why), ref.end)
+        if ref.text in self.mi.pronouns and not ref.noun:
+            instrument = self._music_instrument(state, orig_text)
+            if instrument is not None:
+                why = f"the one instrument the last exchange named ({self.mi.source})"
+                return self._replace(
+                    state, ref, Candidate(instrument, self.min_score, why), ref.end
+                )
         if ref.etype == "place" and self._noun_before(text, ref):
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
@@ -1547,6 +1570,21 @@ class Coreference:
             at = turn.content.find(phrase)
             return said_mention(phrase, "work", turn, "topic", at, self.title.source)
         return None
+
+    def _music_instrument(self, state: State, text: str) -> Mention | None:
+        """The one instrument (rules/coreference.yaml ``music_instrument``) the last exchange
+        names, the reply first, when the query is about music and names none itself."""
+        if self.mi.cue is None or not self.mi.cue.search(text) or self.mi_names.search(text):
+            return None
+        found: dict[str, tuple[Turn, int]] = {}
+        for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
+            for m in self.mi_names.finditer(turn.content):
+                if self.mi.compound is None or not self.mi.compound.match(turn.content, m.end()):
+                    found.setdefault(m.group(), (turn, m.start()))
+        if len(found) != 1:
+            return None
+        ((name, (turn, at)),) = found.items()
+        return said_mention(name, "other", turn, "topic", at, self.mi.source)
 
     def _pronoun_work(self, state: State, before: str) -> Mention | None:
         """The title 它 is asked about as a work (rules/coreference.yaml ``work_pronoun``): one
