@@ -416,6 +416,9 @@ class Coreference:
         # 你知道飘吗 / … / 它的作者: the title 它 is asked about as (``work_pronoun``)
         self.wp = _WorkPronoun.read(lexicon.rule("coreference", "work_pronoun"))
         self.wp_frames = tuple(re.compile(p) for p in self.wp.patterns)
+        self.work_classes = frozenset(
+            c for cs in self.title_classes.values() for c in cs if c not in self.cue_only
+        )
         # 吉他怎么样 / 好多名曲都少不了它: the instrument 它 is (``music_instrument``)
         self.mi = _MusicInstrument.read(lexicon.rule("coreference", "music_instrument"))
         self.mi_names = re.compile(
@@ -777,13 +780,10 @@ class Coreference:
                 if whole is not None:
                     why = f"a reply that only names them ({self.sp.source})"
                     return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
-        if (
-            not good
-            and ref.text in self.wp.pronouns
-            and not ref.noun
-            and self.mt.asks_about_work(orig_text)
-        ):
-            work = self._pronoun_work(state, orig_text[: ref.start])
+        if not good and ref.text in self.wp.pronouns and not ref.noun:
+            work = self._pronoun_work(
+                state, orig_text[: ref.start], asks_work=self.mt.asks_about_work(orig_text)
+            )
             if work is not None:
                 why = f"the title the query asks about as a work ({self.wp.source})"
                 return self._replace(state, ref, Candidate(work, self.min_score, why), ref.end)
@@ -1586,12 +1586,14 @@ class Coreference:
         ((name, (turn, at)),) = found.items()
         return said_mention(name, "other", turn, "topic", at, self.mi.source)
 
-    def _pronoun_work(self, state: State, before: str) -> Mention | None:
+    def _pronoun_work(self, state: State, before: str, *, asks_work: bool) -> Mention | None:
         """The title 它 is asked about as a work (rules/coreference.yaml ``work_pronoun``): one
         a turn of the last exchange, the reply first, says in a frame of its own (你知道飘吗 /
-        网络小说亵渎 / 讲讲白夜行的内容); None when none does."""
+        网络小说亵渎 / 讲讲白夜行的内容) when the query asks about a work (``asks_work``: its
+        author, its story), else in a title frame with its kind or a verb of enjoying it (龙族你
+        看过吗; 你知道X吗 only when ``asks_work``: X may be a person)."""
         turns = [t for t in state.history[-2:] if t.content.strip()]
-        for turn in reversed(turns):
+        for turn in reversed(turns if asks_work else []):
             for frame in self.wp_frames:
                 m = frame.search(turn.content)
                 if m is None or self.mt.is_category(m.group("title")):
@@ -1603,24 +1605,41 @@ class Coreference:
                 return said_mention(
                     m.group("title"), "work", turn, "topic", m.start("title"), self.wp.source
                 )
-        return None
+        return self._framed_title(
+            state, before, "", want=self.work_classes, strict=True, bounded_ok=asks_work
+        )
 
-    def _framed_title(self, state: State, before: str, noun: str) -> Mention | None:
+    def _framed_title(
+        self,
+        state: State,
+        before: str,
+        noun: str,
+        *,
+        want: frozenset[str] | None = None,
+        strict: bool = False,
+        bounded_ok: bool = True,
+    ) -> Mention | None:
         """The title a turn of the last exchange, the reply first, says in a frame of
         rules/coreference.yaml ``title_frames`` (皮囊这本书 / 柯南我看过 / 《X》), its kind word
         or verb agreeing with the query's kind ``noun`` (书 with 读 / 散文, 歌 with 听). None
         when no frame finds one, or the query names it right before the demonstrative
-        (``before``: 勋章这首歌)."""
-        want = self.title_classes.get(noun)
+        (``before``: 勋章这首歌). ``want`` gives the kinds outright (a bare 它: any work);
+        ``strict`` takes only frames that say a title by themselves (``_strict_frame``), the
+        topic frame 你知道X吗 only with ``bounded_ok``."""
+        want = want or self.title_classes.get(noun)
         if not want or not self.title_frames:
             return None
         turns = [t for t in state.history[-2:] if t.content.strip()]
         for turn in reversed(turns):
             said = turn.content
             for frame, loose, cls, bounded in self.title_frames:
+                if strict and loose:
+                    continue
                 m = frame.search(said)
                 while m is not None:
-                    if self._frame_title(m, want, before, loose=loose, cls=cls, bounded=bounded):
+                    if self._frame_title(
+                        m, want, before, loose=loose, cls=cls, bounded=bounded
+                    ) and not (strict and not self._strict_frame(m, bounded and bounded_ok)):
                         return said_mention(
                             m.group("title"),
                             "work",
@@ -1646,6 +1665,14 @@ class Coreference:
             return None
         at = reply.content.find(m.group("title"))
         return said_mention(m.group("title"), "work", reply, "topic", at, self.frames_source)
+
+    def _strict_frame(self, m: re.Match[str], bounded: bool) -> bool:
+        """A title frame's match that says a title by itself, for a bare 它: closed on both
+        sides (你知道X吗) or with its kind or a verb of enjoying it (龙族你看过吗), the title no
+        verb phrase (``loose_not``: 昨天读了这本书)."""
+        if not bounded and not (m.groupdict().get("kind") or m.groupdict().get("verb")):
+            return False
+        return self.frame_loose_not is None or not self.frame_loose_not.search(m.group("title"))
 
     def _frame_title(
         self,
