@@ -264,6 +264,9 @@ class _WorkPronoun(RuleView):
     pronouns: frozenset[str] = frozenset()
     patterns: tuple[str, ...] = ()
     title_not: re.Pattern[str] | None = None
+    line_asks: re.Pattern[str] | None = None
+    line: re.Pattern[str] | None = None
+    line_not: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -782,7 +785,10 @@ class Coreference:
                     return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
         if not good and ref.text in self.wp.pronouns and not ref.noun:
             work = self._pronoun_work(
-                state, orig_text[: ref.start], asks_work=self.mt.asks_about_work(orig_text)
+                state,
+                orig_text[: ref.start],
+                orig_text,
+                asks_work=self.mt.asks_about_work(orig_text),
             )
             if work is not None:
                 why = f"the title the query asks about as a work ({self.wp.source})"
@@ -1586,13 +1592,34 @@ class Coreference:
         ((name, (turn, at)),) = found.items()
         return said_mention(name, "other", turn, "topic", at, self.mi.source)
 
-    def _pronoun_work(self, state: State, before: str, *, asks_work: bool) -> Mention | None:
+    def _said_line(self, turns: list[Turn], query: str) -> Mention | None:
+        """千里共婵娟 / … / 它的下一句: the user's turn that is a whole line of verse, when the
+        query asks for the line before or after it or where it comes from (``line_asks``)."""
+        wp = self.wp
+        if wp.line_asks is None or wp.line is None or not wp.line_asks.search(query):
+            return None
+        for turn in turns:
+            said = turn.content.strip()
+            if (
+                turn.role == "user"
+                and wp.line.search(said)
+                and not (wp.line_not is not None and wp.line_not.search(said))
+            ):
+                return said_mention(said, "work", turn, "topic", turn.content.find(said), wp.source)
+        return None
+
+    def _pronoun_work(
+        self, state: State, before: str, query: str, *, asks_work: bool
+    ) -> Mention | None:
         """The title 它 is asked about as a work (rules/coreference.yaml ``work_pronoun``): one
         a turn of the last exchange, the reply first, says in a frame of its own (你知道飘吗 /
         网络小说亵渎 / 讲讲白夜行的内容) when the query asks about a work (``asks_work``: its
         author, its story), else in a title frame with its kind or a verb of enjoying it (龙族你
         看过吗; 你知道X吗 only when ``asks_work``: X may be a person)."""
         turns = [t for t in state.history[-2:] if t.content.strip()]
+        line = self._said_line(turns, query)
+        if line is not None:
+            return line
         for turn in reversed(turns if asks_work else []):
             for frame in self.wp_frames:
                 m = frame.search(turn.content)
