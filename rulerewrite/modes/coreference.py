@@ -259,6 +259,30 @@ class _LoneAnimal(RuleView):
     animals: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class _WorkPronoun(RuleView):
+    """``work_pronoun``: 你知道飘吗 / … / 它的作者, 它 asked about as a work (its author, its
+    story: title_hints) is the title the last exchange said in a frame."""
+
+    pronouns: frozenset[str] = frozenset()
+    patterns: tuple[str, ...] = ()
+    title_not: re.Pattern[str] | None = None
+    line_asks: re.Pattern[str] | None = None
+    line: re.Pattern[str] | None = None
+    line_not: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class _MusicInstrument(RuleView):
+    """``music_instrument``: 学啥乐器好 / 吉他怎么样 / 好多名曲都少不了它, 它 in a query about
+    music is the one instrument the last exchange named."""
+
+    pronouns: frozenset[str] = frozenset()
+    cue: re.Pattern[str] | None = None
+    instruments: tuple[str, ...] = ()
+    compound: re.Pattern[str] | None = None
+
+
 @mode("coreference")
 class Coreference:
     """What: replace 它/他/她/其/这个/那款/该/此/上面说的/刚才那个 ... with the antecedent from
@@ -395,6 +419,17 @@ class Coreference:
         self.called = _CalledName.read(lexicon.rule("coreference", "called_name"))
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         self.ans = _AnsweredThing.read(lexicon.rule("coreference", "answered_thing"))
+        # 你知道飘吗 / … / 它的作者: the title 它 is asked about as (``work_pronoun``)
+        self.wp = _WorkPronoun.read(lexicon.rule("coreference", "work_pronoun"))
+        self.wp_frames = tuple(re.compile(p) for p in self.wp.patterns)
+        self.work_classes = frozenset(
+            c for cs in self.title_classes.values() for c in cs if c not in self.cue_only
+        )
+        # 吉他怎么样 / 好多名曲都少不了它: the instrument 它 is (``music_instrument``)
+        self.mi = _MusicInstrument.read(lexicon.rule("coreference", "music_instrument"))
+        self.mi_names = re.compile(
+            "|".join(map(re.escape, sorted(self.mi.instruments, key=len, reverse=True))) or "(?!)"
+        )
         # 有舍友叫朱岳阳 / … / 他: the name the window gave the person word (role_named)
         self.rn = _RoleNamed.read(lexicon.rule("coreference", "role_named"))
         # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)
@@ -520,6 +555,13 @@ class Coreference:
             if framed is not None:
                 why = f"a title said in a frame of the kind the query says ({self.frames_source})"
                 return self._replace(state, ref, Candidate(framed, self.min_score, why), ref.end)
+        if ref.text in self.mi.pronouns and not ref.noun:
+            instrument = self._music_instrument(state, orig_text)
+            if instrument is not None:
+                why = f"the one instrument the last exchange named ({self.mi.source})"
+                return self._replace(
+                    state, ref, Candidate(instrument, self.min_score, why), ref.end
+                )
         if ref.etype == "place" and self._noun_before(text, ref):
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
@@ -744,6 +786,16 @@ class Coreference:
                 if whole is not None:
                     why = f"a reply that only names them ({self.sp.source})"
                     return self._replace(state, ref, Candidate(whole, self.min_score, why), ref.end)
+        if not good and ref.text in self.wp.pronouns and not ref.noun:
+            work = self._pronoun_work(
+                state,
+                orig_text[: ref.start],
+                orig_text,
+                asks_work=self.mt.asks_about_work(orig_text),
+            )
+            if work is not None:
+                why = f"the title the query asks about as a work ({self.wp.source})"
+                return self._replace(state, ref, Candidate(work, self.min_score, why), ref.end)
         if not good and narrative:
             # a narrative statement is read, not searched for its referent: no question back
             return state.note(
@@ -1564,22 +1616,96 @@ class Coreference:
             return said_mention(phrase, "work", turn, "topic", at, self.title.source)
         return None
 
-    def _framed_title(self, state: State, before: str, noun: str) -> Mention | None:
+    def _music_instrument(self, state: State, text: str) -> Mention | None:
+        """The one instrument (rules/coreference.yaml ``music_instrument``) the last exchange
+        names, the reply first, when the query is about music and names none itself."""
+        if self.mi.cue is None or not self.mi.cue.search(text) or self.mi_names.search(text):
+            return None
+        found: dict[str, tuple[Turn, int]] = {}
+        for turn in reversed([t for t in state.history[-2:] if t.content.strip()]):
+            for m in self.mi_names.finditer(turn.content):
+                if self.mi.compound is None or not self.mi.compound.match(turn.content, m.end()):
+                    found.setdefault(m.group(), (turn, m.start()))
+        if len(found) != 1:
+            return None
+        ((name, (turn, at)),) = found.items()
+        return said_mention(name, "other", turn, "topic", at, self.mi.source)
+
+    def _said_line(self, turns: list[Turn], query: str) -> Mention | None:
+        """千里共婵娟 / … / 它的下一句: the user's turn that is a whole line of verse, when the
+        query asks for the line before or after it or where it comes from (``line_asks``)."""
+        wp = self.wp
+        if wp.line_asks is None or wp.line is None or not wp.line_asks.search(query):
+            return None
+        for turn in turns:
+            said = turn.content.strip()
+            if (
+                turn.role == "user"
+                and wp.line.search(said)
+                and not (wp.line_not is not None and wp.line_not.search(said))
+            ):
+                return said_mention(said, "work", turn, "topic", turn.content.find(said), wp.source)
+        return None
+
+    def _pronoun_work(
+        self, state: State, before: str, query: str, *, asks_work: bool
+    ) -> Mention | None:
+        """The title 它 is asked about as a work (rules/coreference.yaml ``work_pronoun``): one
+        a turn of the last exchange, the reply first, says in a frame of its own (你知道飘吗 /
+        网络小说亵渎 / 讲讲白夜行的内容) when the query asks about a work (``asks_work``: its
+        author, its story), else in a title frame with its kind or a verb of enjoying it (龙族你
+        看过吗; 你知道X吗 only when ``asks_work``: X may be a person)."""
+        turns = [t for t in state.history[-2:] if t.content.strip()]
+        line = self._said_line(turns, query)
+        if line is not None:
+            return line
+        for turn in reversed(turns if asks_work else []):
+            for frame in self.wp_frames:
+                m = frame.search(turn.content)
+                if m is None or self.mt.is_category(m.group("title")):
+                    continue
+                if before.endswith(m.group("title")) or (
+                    self.wp.title_not is not None and self.wp.title_not.search(m.group("title"))
+                ):
+                    continue
+                return said_mention(
+                    m.group("title"), "work", turn, "topic", m.start("title"), self.wp.source
+                )
+        return self._framed_title(
+            state, before, "", want=self.work_classes, strict=True, bounded_ok=asks_work
+        )
+
+    def _framed_title(
+        self,
+        state: State,
+        before: str,
+        noun: str,
+        *,
+        want: frozenset[str] | None = None,
+        strict: bool = False,
+        bounded_ok: bool = True,
+    ) -> Mention | None:
         """The title a turn of the last exchange, the reply first, says in a frame of
         rules/coreference.yaml ``title_frames`` (皮囊这本书 / 柯南我看过 / 《X》), its kind word
         or verb agreeing with the query's kind ``noun`` (书 with 读 / 散文, 歌 with 听). None
         when no frame finds one, or the query names it right before the demonstrative
-        (``before``: 勋章这首歌)."""
-        want = self.title_classes.get(noun)
+        (``before``: 勋章这首歌). ``want`` gives the kinds outright (a bare 它: any work);
+        ``strict`` takes only frames that say a title by themselves (``_strict_frame``), the
+        topic frame 你知道X吗 only with ``bounded_ok``."""
+        want = want or self.title_classes.get(noun)
         if not want or not self.title_frames:
             return None
         turns = [t for t in state.history[-2:] if t.content.strip()]
         for turn in reversed(turns):
             said = turn.content
             for frame, loose, cls, bounded in self.title_frames:
+                if strict and loose:
+                    continue
                 m = frame.search(said)
                 while m is not None:
-                    if self._frame_title(m, want, before, loose=loose, cls=cls, bounded=bounded):
+                    if self._frame_title(
+                        m, want, before, loose=loose, cls=cls, bounded=bounded
+                    ) and not (strict and not self._strict_frame(m, bounded and bounded_ok)):
                         return said_mention(
                             m.group("title"),
                             "work",
@@ -1605,6 +1731,14 @@ class Coreference:
             return None
         at = reply.content.find(m.group("title"))
         return said_mention(m.group("title"), "work", reply, "topic", at, self.frames_source)
+
+    def _strict_frame(self, m: re.Match[str], bounded: bool) -> bool:
+        """A title frame's match that says a title by itself, for a bare 它: closed on both
+        sides (你知道X吗) or with its kind or a verb of enjoying it (龙族你看过吗), the title no
+        verb phrase (``loose_not``: 昨天读了这本书)."""
+        if not bounded and not (m.groupdict().get("kind") or m.groupdict().get("verb")):
+            return False
+        return self.frame_loose_not is None or not self.frame_loose_not.search(m.group("title"))
 
     def _frame_title(
         self,

@@ -766,6 +766,10 @@ class MultiTurn:
             return said_mention(whole, "work", ti.turn, "topic", start, "answer")
         return best
 
+    def asks_about_work(self, text: str) -> bool:
+        """The query asks what one asks of a work: its author, story … (``title_hints``)."""
+        return bool(self._title_re.search(text))
+
     def is_statement(self, text: str) -> bool:
         """A narrative statement: longer than ``statement_len`` and no question."""
         return len(text) > self.statement_len and not is_question(self.parse(text))
