@@ -503,6 +503,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "not_verbs": "words",
         "treat_verbs": "words",
         "illness": "regex",
+        "asked": "regex",
     },
 }
 

@@ -484,6 +484,7 @@ class Ellipsis:
         self.how_echo_not = rule_words(self.how_echo, "not_verbs")
         self.how_echo_treat = rule_words(self.how_echo, "treat_verbs")
         self.how_echo_illness = rule_pattern(self.how_echo, "illness")
+        self.how_echo_asked = rule_pattern(self.how_echo, "asked")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg = _NegationEcho.read(self.neg_rule)
         self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
@@ -575,6 +576,7 @@ class Ellipsis:
             or (self._own_question(done, exchange) if exchange is not None else None)
             or (self._verb_object(done, exchange) if exchange is not None else None)
             or (self._how_echo(done, exchange) if exchange is not None else None)
+            or (self._how_asked(done, exchange) if exchange is not None else None)
             or (self._tell_asked(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
@@ -1080,6 +1082,50 @@ class Ellipsis:
             return None
         note = f"{v} asked about how: its object {obj!r} as said there"
         return _object_after(state, rule.source, text, at, obj, ti, note)
+
+    def _how_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare how-question about a verb the last exchange asked about a topic, when nothing
+        else completed the query (rules/completeness.yaml how_echo ``asked``): the topic goes
+        before the how-word (你知道家常豆腐怎么做吗 / 怎么做 -> 家常豆腐怎么做). Why: the same
+        question said again asks it about the same thing; the topic is a phrase of the turn
+        ending right before the how-word (or before a gap such as 这个字), and the verb is a
+        word of its own there (怎么做饭 asks no 怎么做)."""
+        rule = self.how_echo
+        asked = self.how_echo_asked
+        text = state.standalone.strip()
+        m = rule_match(rule, text) if rule is not None else None
+        if rule is None or asked is None or m is None:
+            return None
+        v = m.group("v")
+        if v in self.how_echo_not:
+            return None
+        for ti in (exchange[1], exchange[0]):
+            said = ti.turn.content
+            for a in asked.finditer(said):
+                at = a.end("v")
+                if not any(t.start == at and t.text == v for t in ti.parse.tokens):
+                    continue
+                ends = [mt for mt in ti.mentions if mt.end == a.start() and not mt.is_set]
+                if not ends:
+                    continue
+                topic = max(ends, key=lambda mt: len(mt.text)).text
+                if topic in text:
+                    return None
+                at = m.end("pre")
+                note = f"{v} asked about how in the last exchange: of {topic!r}"
+                return _resolved_from(
+                    state,
+                    rule.source,
+                    text[:at] + topic + text[at:],
+                    topic,
+                    ti,
+                    "topic",
+                    etype="thing",
+                    slot="subject",
+                    note=note,
+                    confidence=0.6,
+                )
+        return None
 
     def _verb_object_open(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A transitive verb ending the query after any lead, bare or with its aspect or a count,
