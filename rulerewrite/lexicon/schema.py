@@ -505,6 +505,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "illness": "regex",
         "asked": "regex",
     },
+    # 有什么好吃的 / 有什么好的嘛: the kind the user's last turn named (ellipsis good_kind)
+    ("completeness", "good_kind"): {
+        "pattern": "regex",
+        "span": "regex",
+    },
 }
 
 

@@ -492,6 +492,9 @@ class Ellipsis:
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell = _TellAsked.read(self.tell_rule)
         self.rlo = _ReplyLeadObject.read(lexicon.rule("completeness", "reply_lead_object"))
+        # 有什么好吃的: the kind the user's last turn named (good_kind)
+        self.good_kind = lexicon.rule("completeness", "good_kind")
+        self.good_kind_span = rule_pattern(self.good_kind, "span")
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         said_rule = self.said_kind_rule
         self.said_kind_bare_end = rule_pattern(said_rule, "bare_end")
@@ -580,6 +583,7 @@ class Ellipsis:
             or (self._tell_asked(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
+            or (self._good_kind(done, exchange) if exchange is not None else None)
             or (self._shown(done, exchange) if exchange is not None else None)
             or (self._requested(done, exchange) if exchange is not None else None)
             or (self._typed_comment(done, exchange) if exchange is not None else None)
@@ -3137,6 +3141,32 @@ class Ellipsis:
                 confidence=0.65,
             )
         return None
+
+    def _good_kind(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A question for good ones with no kind, when nothing else completed the query
+        (rules/completeness.yaml ``good_kind``: 有什么好吃的 / 有什么好的嘛): the kind the user's
+        last turn named goes after the 的 (我想做兼职 / … / 有什么好的嘛 -> 有什么好的兼职嘛). Why:
+        the user asks for good ones of what they were talking about, and the longest phrase both
+        turns said is it."""
+        rule = self.good_kind
+        text = state.standalone.strip()
+        m = rule_match(rule, text) if rule is not None else None
+        user, reply = exchange
+        if rule is None or m is None or self.good_kind_span is None or user.turn.role != "user":
+            return None
+        said, heard = user.turn.content, reply.turn.content
+        shared = {
+            said[i:j]
+            for i in range(len(said))
+            for j in range(i + 2, len(said) + 1)
+            if said[i:j] in heard
+        }
+        kinds = [k for k in shared if self.good_kind_span.fullmatch(k)]
+        kind = max(kinds, key=lambda k: (len(k), -said.index(k)), default=None)
+        if kind is None or kind in text:
+            return None
+        note = f"good ones asked for: of the kind {kind!r} the user named"
+        return _object_after(state, rule.source, text, m.end("at"), kind, user, note)
 
     def _said_kind(self, state: State, d: Dialogue) -> State | None:
         """When nothing else completed the query: what was said is a book, a song, a show… with
