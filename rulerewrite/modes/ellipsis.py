@@ -492,6 +492,9 @@ class Ellipsis:
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell = _TellAsked.read(self.tell_rule)
         self.rlo = _ReplyLeadObject.read(lexicon.rule("completeness", "reply_lead_object"))
+        # 有哪些 after the user's bare noun phrase (bare_which)
+        self.bare_which = lexicon.rule("completeness", "bare_which")
+        self.bare_which_whole = rule_pattern(self.bare_which, "whole")
         # 有什么好吃的: the kind the user's last turn named (good_kind)
         self.good_kind = lexicon.rule("completeness", "good_kind")
         self.good_kind_span = rule_pattern(self.good_kind, "span")
@@ -561,8 +564,13 @@ class Ellipsis:
         return state.features.length <= 10 and any(w in state.standalone for w in self.ask_words)
 
     def __call__(self, state: State) -> State:
+        which = self._bare_which(state)
+        if which is not None and which[1]:
+            return which[0]  # 宫崎骏的动漫 / … / 有哪些: the whole phrase, not the name in it
         done = self._complete(state, echo_again=True)
         text = done.standalone
+        if which is not None and text == state.standalone and done.decision != "ask_user":
+            return which[0]
         if (
             text != state.standalone
             or done.decision == "ask_user"
@@ -3141,6 +3149,29 @@ class Ellipsis:
                 confidence=0.65,
             )
         return None
+
+    def _bare_which(self, state: State) -> tuple[State, bool] | None:
+        """A bare which-ones question after a user's turn that is nothing but a short noun
+        phrase (rules/completeness.yaml ``bare_which``: 网红零食 / … / 有哪些 -> 网红零食有哪些),
+        the phrase first, and whether it is taken over the ranking's choice (a 的-phrase,
+        ``whole``). Why: the user named a kind and asks for its members; the owner inside a
+        的-phrase (宫崎骏 in 宫崎骏的动漫) is no kind."""
+        rule = self.bare_which
+        text = state.standalone.strip()
+        if rule is None or not state.history or rule_match(rule, text) is None:
+            return None
+        d = self.mt.dialogue(state)
+        exchange = last_exchange(state, d)
+        if exchange is None or exchange[0].turn.role != "user":
+            return None
+        user = exchange[0]
+        np = self.mt.bare_noun_phrase(user.turn.content, _NOUN_PHRASE_KINDS)
+        if np is None or np in text:
+            return None
+        note = f"which ones asked of the kind the user named: {np!r}"
+        done = _topic_first(state, rule.source, np, text, user, note)
+        whole = self.bare_which_whole is not None and bool(self.bare_which_whole.search(np))
+        return done, whole
 
     def _good_kind(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A question for good ones with no kind, when nothing else completed the query
