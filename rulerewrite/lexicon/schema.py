@@ -509,6 +509,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("completeness", "bare_which"): {
         "pattern": "regex",
         "whole": "regex",
+        "kinds": "words",
     },
     # 有什么好吃的 / 有什么好的嘛: the kind the user's last turn named (ellipsis good_kind)
     ("completeness", "good_kind"): {

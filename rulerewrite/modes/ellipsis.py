@@ -495,6 +495,7 @@ class Ellipsis:
         # 有哪些 after the user's bare noun phrase (bare_which)
         self.bare_which = lexicon.rule("completeness", "bare_which")
         self.bare_which_whole = rule_pattern(self.bare_which, "whole")
+        self.bare_which_kinds = rule_words(self.bare_which, "kinds")
         # 有什么好吃的: the kind the user's last turn named (good_kind)
         self.good_kind = lexicon.rule("completeness", "good_kind")
         self.good_kind_span = rule_pattern(self.good_kind, "span")
@@ -3165,7 +3166,7 @@ class Ellipsis:
         if exchange is None or exchange[0].turn.role != "user":
             return None
         user = exchange[0]
-        np = self.mt.bare_noun_phrase(user.turn.content, _NOUN_PHRASE_KINDS)
+        np = self.mt.bare_noun_phrase(user.turn.content, self.bare_which_kinds)
         if np is None or np in text:
             return None
         note = f"which ones asked of the kind the user named: {np!r}"
