@@ -503,6 +503,18 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "not_verbs": "words",
         "treat_verbs": "words",
         "illness": "regex",
+        "asked": "regex",
+    },
+    # 有哪些 after the user's bare noun phrase (宫崎骏的动漫 / … / 有哪些): ellipsis bare_which
+    ("completeness", "bare_which"): {
+        "pattern": "regex",
+        "whole": "regex",
+        "kinds": "words",
+    },
+    # 有什么好吃的 / 有什么好的嘛: the kind the user's last turn named (ellipsis good_kind)
+    ("completeness", "good_kind"): {
+        "pattern": "regex",
+        "span": "regex",
     },
 }
 

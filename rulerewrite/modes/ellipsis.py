@@ -484,6 +484,7 @@ class Ellipsis:
         self.how_echo_not = rule_words(self.how_echo, "not_verbs")
         self.how_echo_treat = rule_words(self.how_echo, "treat_verbs")
         self.how_echo_illness = rule_pattern(self.how_echo, "illness")
+        self.how_echo_asked = rule_pattern(self.how_echo, "asked")
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg = _NegationEcho.read(self.neg_rule)
         self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
@@ -491,6 +492,13 @@ class Ellipsis:
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell = _TellAsked.read(self.tell_rule)
         self.rlo = _ReplyLeadObject.read(lexicon.rule("completeness", "reply_lead_object"))
+        # 有哪些 after the user's bare noun phrase (bare_which)
+        self.bare_which = lexicon.rule("completeness", "bare_which")
+        self.bare_which_whole = rule_pattern(self.bare_which, "whole")
+        self.bare_which_kinds = rule_words(self.bare_which, "kinds")
+        # 有什么好吃的: the kind the user's last turn named (good_kind)
+        self.good_kind = lexicon.rule("completeness", "good_kind")
+        self.good_kind_span = rule_pattern(self.good_kind, "span")
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         said_rule = self.said_kind_rule
         self.said_kind_bare_end = rule_pattern(said_rule, "bare_end")
@@ -557,8 +565,13 @@ class Ellipsis:
         return state.features.length <= 10 and any(w in state.standalone for w in self.ask_words)
 
     def __call__(self, state: State) -> State:
+        which = self._bare_which(state)
+        if which is not None and which[1]:
+            return which[0]  # 宫崎骏的动漫 / … / 有哪些: the whole phrase, not the name in it
         done = self._complete(state, echo_again=True)
         text = done.standalone
+        if which is not None and text == state.standalone and done.decision != "ask_user":
+            return which[0]
         if (
             text != state.standalone
             or done.decision == "ask_user"
@@ -575,9 +588,11 @@ class Ellipsis:
             or (self._own_question(done, exchange) if exchange is not None else None)
             or (self._verb_object(done, exchange) if exchange is not None else None)
             or (self._how_echo(done, exchange) if exchange is not None else None)
+            or (self._how_asked(done, exchange) if exchange is not None else None)
             or (self._tell_asked(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
+            or (self._good_kind(done, exchange) if exchange is not None else None)
             or (self._shown(done, exchange) if exchange is not None else None)
             or (self._requested(done, exchange) if exchange is not None else None)
             or (self._typed_comment(done, exchange) if exchange is not None else None)
@@ -1080,6 +1095,50 @@ class Ellipsis:
             return None
         note = f"{v} asked about how: its object {obj!r} as said there"
         return _object_after(state, rule.source, text, at, obj, ti, note)
+
+    def _how_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare how-question about a verb the last exchange asked about a topic, when nothing
+        else completed the query (rules/completeness.yaml how_echo ``asked``): the topic goes
+        before the how-word (你知道家常豆腐怎么做吗 / 怎么做 -> 家常豆腐怎么做). Why: the same
+        question said again asks it about the same thing; the topic is a phrase of the turn
+        ending right before the how-word (or before a gap such as 这个字), and the verb is a
+        word of its own there (怎么做饭 asks no 怎么做)."""
+        rule = self.how_echo
+        asked = self.how_echo_asked
+        text = state.standalone.strip()
+        m = rule_match(rule, text) if rule is not None else None
+        if rule is None or asked is None or m is None:
+            return None
+        v = m.group("v")
+        if v in self.how_echo_not:
+            return None
+        for ti in (exchange[1], exchange[0]):
+            said = ti.turn.content
+            for a in asked.finditer(said):
+                at = a.end("v")
+                if not any(t.start == at and t.text == v for t in ti.parse.tokens):
+                    continue
+                ends = [mt for mt in ti.mentions if mt.end == a.start() and not mt.is_set]
+                if not ends:
+                    continue
+                topic = max(ends, key=lambda mt: len(mt.text)).text
+                if topic in text:
+                    return None
+                at = m.end("pre")
+                note = f"{v} asked about how in the last exchange: of {topic!r}"
+                return _resolved_from(
+                    state,
+                    rule.source,
+                    text[:at] + topic + text[at:],
+                    topic,
+                    ti,
+                    "topic",
+                    etype="thing",
+                    slot="subject",
+                    note=note,
+                    confidence=0.6,
+                )
+        return None
 
     def _verb_object_open(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A transitive verb ending the query after any lead, bare or with its aspect or a count,
@@ -3091,6 +3150,55 @@ class Ellipsis:
                 confidence=0.65,
             )
         return None
+
+    def _bare_which(self, state: State) -> tuple[State, bool] | None:
+        """A bare which-ones question after a user's turn that is nothing but a short noun
+        phrase (rules/completeness.yaml ``bare_which``: 网红零食 / … / 有哪些 -> 网红零食有哪些),
+        the phrase first, and whether it is taken over the ranking's choice (a 的-phrase,
+        ``whole``). Why: the user named a kind and asks for its members; the owner inside a
+        的-phrase (宫崎骏 in 宫崎骏的动漫) is no kind."""
+        rule = self.bare_which
+        text = state.standalone.strip()
+        if rule is None or not state.history or rule_match(rule, text) is None:
+            return None
+        d = self.mt.dialogue(state)
+        exchange = last_exchange(state, d)
+        if exchange is None or exchange[0].turn.role != "user":
+            return None
+        user = exchange[0]
+        np = self.mt.bare_noun_phrase(user.turn.content, self.bare_which_kinds)
+        if np is None or np in text:
+            return None
+        note = f"which ones asked of the kind the user named: {np!r}"
+        done = _topic_first(state, rule.source, np, text, user, note)
+        whole = self.bare_which_whole is not None and bool(self.bare_which_whole.search(np))
+        return done, whole
+
+    def _good_kind(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A question for good ones with no kind, when nothing else completed the query
+        (rules/completeness.yaml ``good_kind``: 有什么好吃的 / 有什么好的嘛): the kind the user's
+        last turn named goes after the 的 (我想做兼职 / … / 有什么好的嘛 -> 有什么好的兼职嘛). Why:
+        the user asks for good ones of what they were talking about, and the longest phrase both
+        turns said is it."""
+        rule = self.good_kind
+        text = state.standalone.strip()
+        m = rule_match(rule, text) if rule is not None else None
+        user, reply = exchange
+        if rule is None or m is None or self.good_kind_span is None or user.turn.role != "user":
+            return None
+        said, heard = user.turn.content, reply.turn.content
+        shared = {
+            said[i:j]
+            for i in range(len(said))
+            for j in range(i + 2, len(said) + 1)
+            if said[i:j] in heard
+        }
+        kinds = [k for k in shared if self.good_kind_span.fullmatch(k)]
+        kind = max(kinds, key=lambda k: (len(k), -said.index(k)), default=None)
+        if kind is None or kind in text:
+            return None
+        note = f"good ones asked for: of the kind {kind!r} the user named"
+        return _object_after(state, rule.source, text, m.end("at"), kind, user, note)
 
     def _said_kind(self, state: State, d: Dialogue) -> State | None:
         """When nothing else completed the query: what was said is a book, a song, a show… with
