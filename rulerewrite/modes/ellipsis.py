@@ -290,6 +290,8 @@ class Ellipsis:
             else "^$"
         )
         self.wh_end = rule_pattern(self.wh_rule, "drop_end")
+        # 你知道江苏省会在哪里吗 / 南京: the wh-question inside a do-you-know frame
+        self.wh_knows = rule_pattern(self.wh_rule, "knows_frame")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
         self.wh_kinds = frozenset(str(k) for k in kinds or ())
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
@@ -3286,6 +3288,9 @@ class Ellipsis:
         asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
         if self.wh_end is not None:
             asked = self.wh_end.sub("", asked).rstrip("呢啊呀吖哦嘛")
+        knows = self.wh_knows.fullmatch(asked) if self.wh_knows is not None else None
+        if knows is not None:
+            asked = knows.group("q")  # 知道江苏省会在哪里吗 / 南京 -> 江苏省会在南京
         said = text.strip().rstrip("?？!！。.~ ")
         modifier = self._modifier_answer(wh.pattern, asked, said)
         if modifier is not None:
