@@ -312,6 +312,7 @@ class Coreference:
         vals = self.mt.coref_values
         self.min_score = float(vals.get("min_score", 2.0))
         self.overlap_min = int(vals.get("overlap_min", 2))
+        self.overlap_one = frozenset(vals.get("overlap_one", ()))
         # 他说他认识你: the pronoun inside what the speaker says stays (``reported_speech``)
         speech = lexicon.rule("coreference", "reported_speech")
         self.speech = speech.pattern if speech is not None else None
@@ -2114,10 +2115,12 @@ class Coreference:
         # 马化腾女儿叫什么 / … / 他女儿叫什么, 它的作用是什么: an antecedent that ends with what
         # follows the reference gives its owner, the query's own words stay (马化腾女儿, not
         # 马化腾女儿女儿)
+        # (这个座的人 / 狮子座: after a demonstrative with its measure one character will do)
+        least = 1 if text[start:end] in self.overlap_one else self.overlap_min
         k = min(len(said) - self.overlap_min, len(text) - end)
-        while k >= self.overlap_min and not said.endswith(text[end : end + k]):
+        while k >= least and not said.endswith(text[end : end + k]):
             k -= 1
-        if k >= self.overlap_min:
+        if k >= least:
             said = said[:-k]
         new = text[:start] + said + text[end:]
         return resolved(

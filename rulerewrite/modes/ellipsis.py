@@ -276,6 +276,10 @@ class Ellipsis:
         self.answer_addressees = frozenset(
             rule_tuple(lexicon.rule("completeness", "answer_reply"), "addressees")
         )
+        # a tentative verb the question ends with (去医院看看吗 / 有啊 -> 有去医院啊)
+        self.answer_tentative = rule_tuple(
+            lexicon.rule("completeness", "answer_reply"), "tentative_end"
+        )
         self.object_verbs = self.mt.wordset("answer_object_verbs")
         self.wh_rule = lexicon.rule("completeness", "answer_wh")
         # the longest modifier answer that fills a wh-question (answer_wh ``modifier_max``)
@@ -286,6 +290,8 @@ class Ellipsis:
             else "^$"
         )
         self.wh_end = rule_pattern(self.wh_rule, "drop_end")
+        # 你知道江苏省会在哪里吗 / 南京: the wh-question inside a do-you-know frame
+        self.wh_knows = rule_pattern(self.wh_rule, "knows_frame")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
         self.wh_kinds = frozenset(str(k) for k in kinds or ())
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
@@ -1689,11 +1695,22 @@ class Ellipsis:
         if not self._whole_entity(filler):
             filler = self.openers_re.sub("", filler) or filler
         if kind == "object":
-            # 喜欢吃 + 吃榴莲: the verb the phrase opens with is already there
-            for k in range(min(3, len(filler) - 2), 0, -1):
+            # 喜欢吃 + 吃榴莲, 没买 + 买票: the verb the phrase opens with is already there
+            for k in range(min(3, len(filler) - 1), 0, -1):
                 if text[:pos].endswith(filler[:k]):
                     filler = filler[k:]
                     break
+        said = (
+            next((t.text for t in parse.tokens if t.start >= pos), "") if kind == "subject" else ""
+        )
+        if (
+            len(said) >= 2
+            and filler.endswith(said)
+            and len(filler.removesuffix(said).removesuffix("的")) >= 2
+        ):
+            # 房价会降吗 + 上海房价 -> 上海房价会降吗: the query says the head itself (its first
+            # word), only the modifier is missing
+            filler = filler.removesuffix(said).removesuffix("的")
         if media is not None:
             filler += "" if filler.endswith("的") else "的"  # 有图片吗 -> 有马卡龙的图片吗
         elif similar is not None:
@@ -2630,6 +2647,9 @@ class Ellipsis:
         rest = end_re[0].sub("", asked[i + len(v) :])
         if rest.startswith(("了", "过")):
             asp, rest = asp or rest[0], rest[1:]
+        cut = next((w for w in self.answer_tentative if rest.endswith(w)), "")
+        if cut and len(rest) - len(cut) >= 2:
+            rest = rest[: -len(cut)]  # 有去医院看看吗 / 有啊 -> 有去医院啊: the try goes
         neg, pt = m.group("neg") or "", m.group("pt") or ""
         # nothing after the verb (作业写完了没 / 写完了): the question's topic before it, a
         # noun phrase only (单身不好么 / 好 -> 单身好: the question's own negation is dropped)
@@ -3376,6 +3396,9 @@ class Ellipsis:
         asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
         if self.wh_end is not None:
             asked = self.wh_end.sub("", asked).rstrip("呢啊呀吖哦嘛")
+        knows = self.wh_knows.fullmatch(asked) if self.wh_knows is not None else None
+        if knows is not None:
+            asked = knows.group("q")  # 知道江苏省会在哪里吗 / 南京 -> 江苏省会在南京
         said = text.strip().rstrip("?？!！。.~ ")
         modifier = self._modifier_answer(wh.pattern, asked, said)
         if modifier is not None:
