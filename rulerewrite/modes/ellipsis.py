@@ -78,6 +78,21 @@ class _AnswerJudged(RuleView):
 
 
 @dataclass(frozen=True)
+class _HowEcho(RuleView):
+    """``how_echo``: 怎么做 / 喝多少 / 换什么呢, the object the same verb had in the last
+    exchange; ``asked``: the topic the last exchange asked the same how-question about."""
+
+    pattern: re.Pattern[str] | None = None
+    much: re.Pattern[str] | None = None
+    what: re.Pattern[str] | None = None
+    drop: re.Pattern[str] | None = key("drop_end")
+    not_verbs: frozenset[str] = frozenset()
+    treat: frozenset[str] = key("treat_verbs", frozenset())
+    illness: re.Pattern[str] | None = None
+    asked: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
 class _ReplyLeadObject(RuleView):
     """``reply_lead_object``: 瓦力是你谁 / 我不认识, the short reply's lead is the object."""
 
@@ -483,14 +498,7 @@ class Ellipsis:
         self.vo_topic_not = rule_pattern(self.vo_rule, "open_topic_not")
         self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
         # 怎么做 / 喝多少: the object the same verb had in the last exchange (how_echo)
-        self.how_echo = lexicon.rule("completeness", "how_echo")
-        self.how_echo_much = rule_pattern(self.how_echo, "much")
-        self.how_echo_what = rule_pattern(self.how_echo, "what")
-        self.how_echo_drop = rule_pattern(self.how_echo, "drop_end")
-        self.how_echo_not = rule_words(self.how_echo, "not_verbs")
-        self.how_echo_treat = rule_words(self.how_echo, "treat_verbs")
-        self.how_echo_illness = rule_pattern(self.how_echo, "illness")
-        self.how_echo_asked = rule_pattern(self.how_echo, "asked")
+        self.he = _HowEcho.read(lexicon.rule("completeness", "how_echo"))
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg = _NegationEcho.read(self.neg_rule)
         self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
@@ -1056,27 +1064,24 @@ class Ellipsis:
         completed the query (rules/completeness.yaml ``how_echo``: 怎么做 / 喝多少): the object
         the same verb had in the last exchange goes after the verb, or after 多少 (准备做个月饼
         / 怎么做 -> 怎么做月饼; 喝酒 / 喝多少 -> 喝多少酒)."""
-        rule = self.how_echo
+        he = self.he
         text = state.standalone.strip()
-        m = rule_match(rule, text)
-        if m is None and self.how_echo_much is not None:
-            m = self.how_echo_much.match(text)
-        if m is None and self.how_echo_what is not None:
-            m = self.how_echo_what.match(text)
-        if rule is None or m is None:
+        found = (p.match(text) for p in (he.pattern, he.much, he.what) if p is not None)
+        m = next((f for f in found if f is not None), None)
+        if m is None:
             return None
         v = m.group("v")
-        if v in self.how_echo_not:
+        if v in he.not_verbs:
             return None
         at = m.end("m") if "m" in m.re.groupindex else m.end("v")
-        if v in self.how_echo_treat and self.how_echo_illness is not None:
+        if v in he.treat and he.illness is not None:
             # 我得了荨麻疹 / 怎么治: the one illness the exchange named, the user's turn first
             for ti in exchange:
-                ills = {mt.text for mt in ti.mentions if self.how_echo_illness.search(mt.text)}
+                ills = {mt.text for mt in ti.mentions if he.illness.search(mt.text)}
                 ill = ills.pop() if len(ills) == 1 else ""
                 if ill and ill not in text:
                     note = f"{v} treats the illness {ill!r} said there"
-                    return _object_after(state, rule.source, text, at, ill, ti, note)
+                    return _object_after(state, he.source, text, at, ill, ti, note)
         verbs = [v]
         if len(v) == 2:
             verbs.append(v[0])  # 领取 / 怎么领宠物
@@ -1095,12 +1100,12 @@ class Ellipsis:
         if said is None:
             return None
         obj, ti = said
-        if self.how_echo_drop is not None:
-            obj = self.how_echo_drop.sub("", obj)
+        if he.drop is not None:
+            obj = he.drop.sub("", obj)
         if not obj or obj in text:
             return None
         note = f"{v} asked about how: its object {obj!r} as said there"
-        return _object_after(state, rule.source, text, at, obj, ti, note)
+        return _object_after(state, he.source, text, at, obj, ti, note)
 
     def _how_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare how-question about a verb the last exchange asked about a topic, when nothing
@@ -1109,18 +1114,17 @@ class Ellipsis:
         question said again asks it about the same thing; the topic is a phrase of the turn
         ending right before the how-word (or before a gap such as 这个字), and the verb is a
         word of its own there (怎么做饭 asks no 怎么做)."""
-        rule = self.how_echo
-        asked = self.how_echo_asked
+        he = self.he
         text = state.standalone.strip()
-        m = rule_match(rule, text) if rule is not None else None
-        if rule is None or asked is None or m is None:
+        m = he.pattern.match(text) if he.pattern is not None else None
+        if he.asked is None or m is None:
             return None
         v = m.group("v")
-        if v in self.how_echo_not:
+        if v in he.not_verbs:
             return None
         for ti in (exchange[1], exchange[0]):
             said = ti.turn.content
-            for a in asked.finditer(said):
+            for a in he.asked.finditer(said):
                 at = a.end("v")
                 if not any(t.start == at and t.text == v for t in ti.parse.tokens):
                     continue
@@ -1134,7 +1138,7 @@ class Ellipsis:
                 note = f"{v} asked about how in the last exchange: of {topic!r}"
                 return _resolved_from(
                     state,
-                    rule.source,
+                    he.source,
                     text[:at] + topic + text[at:],
                     topic,
                     ti,
