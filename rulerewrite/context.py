@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulerewrite.errors import QueryError
 from rulerewrite.fastinit import fast_init, fast_replace
+from rulerewrite.lexicon.readers import rule_pattern, rule_words
 from rulerewrite.text.builtin_parser import is_stray_char, kind_of, may_end_name, noun_phrases
 from rulerewrite.text.normalize import clean_query
 from rulerewrite.text.parse import Parse, Parser, Token
@@ -422,17 +423,10 @@ class ContextAnalyzer:
         # verbs jieba tags a noun: never the last / first word of a longer phrase
         # (rules/context.yaml mention_edges)
         edges = lexicon.rule("context", "mention_edges")
-        self.verb_last: frozenset[str] = frozenset(
-            str(w) for w in ((edges.get("verb_last") or ()) if edges is not None else ())
-        )
-        self.verb_first: frozenset[str] = frozenset(
-            str(w) for w in ((edges.get("verb_first") or ()) if edges is not None else ())
-        )
-        self.topic_open: frozenset[str] = frozenset(
-            str(w) for w in ((edges.get("topic_open") or ()) if edges is not None else ())
-        )
-        a_not_a = edges.get("a_not_a") if edges is not None else None
-        self.a_not_a: re.Pattern[str] | None = re.compile(str(a_not_a)) if a_not_a else None
+        self.verb_last = rule_words(edges, "verb_last")
+        self.verb_first = rule_words(edges, "verb_first")
+        self.topic_open = rule_words(edges, "topic_open")
+        self.a_not_a = rule_pattern(edges, "a_not_a")
         addressee = lexicon.rule("context", "addressee")
         self.addressee = addressee.pattern if addressee is not None else None
         self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
@@ -520,6 +514,17 @@ class ContextAnalyzer:
         chit = self.is_chitchat(text)
         mentions = () if chit else tuple(self._mentions(turn, parse))
         return TurnInfo(turn, parse, mentions, chit)
+
+    def without_verb_last(
+        self, toks: Sequence[Token], start: int, phrase: str, *, keep: int = 1
+    ) -> str:
+        """``phrase`` (at ``start`` in the text ``toks`` cut) without its last word when that is a
+        verb jieba tags a noun (rules/context.yaml mention_edges ``verb_last``: 月饼/试试,
+        火锅店/排队), as long as ``keep`` characters of it remain."""
+        last = next((t for t in toks if t.end == start + len(phrase)), None)
+        if last is not None and last.text in self.verb_last and last.start - start >= keep:
+            return phrase[: last.start - start]
+        return phrase
 
     def _mentions(self, turn: Turn, parse: Parse) -> list[Mention]:
         text = parse.text
@@ -742,9 +747,7 @@ class ContextAnalyzer:
                         continue
                     phrase = phrase[: cm.start()]
                     break
-            last = next((t for t in toks if t.end == at + len(phrase)), None)
-            if last is not None and last.text in self.verb_last and last.start - at >= 2:
-                phrase = phrase[: last.start - at]  # 迪玛希唱歌好听吗: the topic is the singer
+            phrase = self.without_verb_last(toks, at, phrase, keep=2)  # 迪玛希/唱歌好听吗
             # a speaker's pronoun or an adverb as a word of its own, not a character inside
             # a word of a title (你好旧时光 / 无人生还: 你好 and 生还 are words the phrase holds)
             inside = {

@@ -8,6 +8,7 @@ from typing import Any
 
 from rulerewrite.context import Dialogue, Mention
 from rulerewrite.lexicon import Lexicon
+from rulerewrite.lexicon.readers import rule_pattern
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
@@ -20,7 +21,6 @@ from rulerewrite.modes.multiturn import (
     new_candidate,
     outermost,
     resolved,
-    rule_pattern,
     salient,
 )
 

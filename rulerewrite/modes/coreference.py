@@ -8,6 +8,7 @@ from typing import Any
 
 from rulerewrite.context import Mention, Turn, long_enough, new_mention, said_mention
 from rulerewrite.lexicon import Lexicon
+from rulerewrite.lexicon.readers import rule_alternation, rule_pattern, rule_regex, rule_words
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
@@ -24,8 +25,6 @@ from rulerewrite.modes.multiturn import (
     last_exchange,
     merge_nested,
     resolved,
-    rule_pattern,
-    rule_words,
     salient,
 )
 from rulerewrite.result import Step
@@ -279,7 +278,6 @@ class _MusicInstrument(RuleView):
 
     pronouns: frozenset[str] = frozenset()
     cue: re.Pattern[str] | None = None
-    instruments: tuple[str, ...] = ()
     compound: re.Pattern[str] | None = None
 
 
@@ -421,16 +419,18 @@ class Coreference:
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         self.ans = _AnsweredThing.read(lexicon.rule("coreference", "answered_thing"))
         # 你知道飘吗 / … / 它的作者: the title 它 is asked about as (``work_pronoun``)
-        self.wp = _WorkPronoun.read(lexicon.rule("coreference", "work_pronoun"))
-        self.wp_frames = tuple(re.compile(p) for p in self.wp.patterns)
+        wp_rule = lexicon.rule("coreference", "work_pronoun")
+        self.wp = _WorkPronoun.read(wp_rule)
+        self.wp_frames = tuple(
+            rule_regex(wp_rule, "patterns", p) for p in self.wp.patterns if wp_rule is not None
+        )
         self.work_classes = frozenset(
             c for cs in self.title_classes.values() for c in cs if c not in self.cue_only
         )
         # 吉他怎么样 / 好多名曲都少不了它: the instrument 它 is (``music_instrument``)
-        self.mi = _MusicInstrument.read(lexicon.rule("coreference", "music_instrument"))
-        self.mi_names = re.compile(
-            "|".join(map(re.escape, sorted(self.mi.instruments, key=len, reverse=True))) or "(?!)"
-        )
+        mi_rule = lexicon.rule("coreference", "music_instrument")
+        self.mi = _MusicInstrument.read(mi_rule)
+        self.mi_names = rule_alternation(mi_rule, "instruments")  # the longest name first
         # 有舍友叫朱岳阳 / … / 他: the name the window gave the person word (role_named)
         self.rn = _RoleNamed.read(lexicon.rule("coreference", "role_named"))
         # 叫程序员给你装 / 那你有他帅吗: the one person word of the last exchange (person_noun)

@@ -18,6 +18,14 @@ from rulerewrite.context import (
     said_mention,
 )
 from rulerewrite.lexicon import Lexicon, Rule
+from rulerewrite.lexicon.readers import (
+    rule_alternation,
+    rule_match,
+    rule_pattern,
+    rule_regex,
+    rule_tuple,
+    rule_words,
+)
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     ANSWER_KINDS,
@@ -37,12 +45,6 @@ from rulerewrite.modes.multiturn import (
     new_candidate,
     outermost,
     resolved,
-    rule_alternation,
-    rule_match,
-    rule_pattern,
-    rule_regex,
-    rule_tuple,
-    rule_words,
     salient,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
@@ -403,9 +405,7 @@ class Ellipsis:
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
         )
-        self.unknown_end = re.compile(
-            str(self.unknown_rule.get("drop_end") or "(?!)") if self.unknown_rule else "(?!)"
-        )
+        self.unknown_end = rule_pattern(self.unknown_rule, "drop_end") or re.compile("(?!)")
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
         why_neg = lexicon.rule("completeness", "why_negated_reply")
@@ -989,9 +989,9 @@ class Ellipsis:
             kinds = [kind_of(t.pos, t.text) for t in otoks]
             if "NOUN" not in kinds or any(k not in ("NOUN", "VERB", "DE") for k in kinds):
                 obj = None
-            elif obj and len(otoks) >= 2 and otoks[-1].text in self.mt.analyzer.verb_last:
+            elif obj:
                 # 做个蛋糕/试试: the verb jieba tagged a noun is no part of the thing
-                obj = obj[: otoks[-1].start]
+                obj = self.mt.analyzer.without_verb_last(otoks, 0, obj)
             src, what = last, f"the assistant's reply {said!r}"
         if obj is None:
             return None

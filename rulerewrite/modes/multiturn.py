@@ -30,9 +30,9 @@ from rulerewrite.context import (
     new_mention,
     said_mention,
 )
-from rulerewrite.errors import Diagnostic, LexiconError
 from rulerewrite.fastinit import fast_init, fast_replace
 from rulerewrite.lexicon import Lexicon, Rule
+from rulerewrite.lexicon.readers import rule_pattern, rule_tuple, rule_words
 from rulerewrite.memo import FifoMemo
 from rulerewrite.modes.base import State
 from rulerewrite.result import new_entity, new_step
@@ -439,7 +439,8 @@ class MultiTurn:
                 if obj and j > k and kind_of(ptoks[j].pos, ptoks[j].text) == "NUM":
                     # 做个月饼/试试: a counted thing, not the verb jieba tagged a noun after it
                     # (unlike 进群/聊天, two verbs and no count)
-                    obj = self._counted_noun(ptoks, j, obj)
+                    at = ptoks[j + 1].start if j + 1 < len(ptoks) else 0
+                    obj = self.analyzer.without_verb_last(ptoks, at, obj)
                 if obj is None and j > k and ptoks[j].text[-1:] in self.vo_counts:
                     obj = self._counted_title(ptoks, j)
             else:
@@ -464,15 +465,6 @@ class MultiTurn:
                 continue
             return obj
         return None
-
-    def _counted_noun(self, ptoks: list[Any], j: int, obj: str) -> str:
-        """``obj``, the phrase after the count ``ptoks[j]``, without a last word that is a verb
-        jieba tags a noun (rules/context.yaml mention_edges ``verb_last``: 月饼/试试)."""
-        start = ptoks[j + 1].start if j + 1 < len(ptoks) else 0
-        last = next((t for t in ptoks[j + 2 :] if t.end == start + len(obj)), None)
-        if last is not None and last.text in self.analyzer.verb_last:
-            return obj[: last.start - start]
-        return obj
 
     def _counted_title(self, ptoks: list[Any], j: int) -> str | None:
         """What a measure of works ``ptoks[j]`` counts (唱首征服 / 看部无间道): the words after
@@ -1414,67 +1406,6 @@ _WORDISH = re.compile(r"[\w\u3400-\u9fff]+")
 
 
 _WHO = re.compile(r"谁|哪位")
-
-
-def rule_pattern(rule: Rule | None, key: str, *, ending: bool = False) -> re.Pattern[str] | None:
-    """The regular expression a rule gives under ``key`` (besides its ``pattern``), compiled
-    once when the mode is built (``ending``: anchored to the end of what it searches); None
-    when the rule or the key is absent."""
-    value = rule.get(key) if rule is not None else None
-    if not value or rule is None:
-        return None
-    return rule_regex(rule, key, f"(?:{value})$" if ending else str(value))
-
-
-def rule_regex(rule: Rule, key: str, value: object) -> re.Pattern[str]:
-    """``value``, a regular expression rule ``rule`` gives under ``key`` (or deeper in it),
-    compiled; a bad one is a :class:`~rulerewrite.errors.LexiconError` naming the rule file
-    and line (RR108), not a bare ``re.error`` from deep inside a mode."""
-    try:
-        return re.compile(str(value))
-    except re.error as e:
-        file, _, line = rule.source.rpartition(":")
-        raise LexiconError(
-            [
-                Diagnostic(
-                    file or rule.source,
-                    int(line) if line.isdigit() else 1,
-                    1,
-                    "RR108",
-                    f"invalid regular expression under {key!r} in rule {rule.id!r}: {e}",
-                )
-            ]
-        ) from e
-
-
-def rule_match(rule: Rule | None, text: str, *, whole: bool = False) -> re.Match[str] | None:
-    """A rule's ``pattern`` matched at the start of ``text`` (``whole``: over all of it); None
-    when the rule or its pattern is absent or it does not match."""
-    if rule is None or rule.pattern is None:
-        return None
-    return rule.pattern.fullmatch(text) if whole else rule.pattern.match(text)
-
-
-def rule_words(rule: Rule | None, key: str) -> frozenset[str]:
-    """The words a rule lists under ``key`` (empty when the rule or the key is absent)."""
-    return frozenset(str(w) for w in ((rule.get(key) or ()) if rule is not None else ()))
-
-
-def rule_tuple(rule: Rule | None, key: str) -> tuple[str, ...]:
-    """The words a rule lists under ``key`` in their order, for ``str.startswith`` /
-    ``str.endswith`` (empty when the rule or the key is absent)."""
-    return tuple(str(w) for w in ((rule.get(key) or ()) if rule is not None else ()))
-
-
-def rule_alternation(rule: Rule | None, key: str, *, ending: bool = False) -> re.Pattern[str]:
-    """One regular expression matching any word a rule lists under ``key``, the longest first
-    (``ending``: anchored to the end of what it searches); it matches nothing when the rule or
-    the key is absent."""
-    words = sorted(rule_tuple(rule, key), key=len, reverse=True)
-    if not words:
-        return re.compile("(?!)")
-    body = "|".join(re.escape(w) for w in words)
-    return re.compile(f"(?:{body})$" if ending else body)
 
 
 def key(
