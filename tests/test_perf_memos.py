@@ -264,3 +264,54 @@ def test_rank_reasons_are_the_reasons_joined(rewriter: Any) -> None:
         parts = c.why.split(", ")
         assert parts[0].startswith("recency"), c.why
         assert all(parts), c.why
+
+
+# -- coreference -------------------------------------------------------------------------------
+
+
+def _frame_hits_reference(coref: Any, said: str) -> list[tuple[int, list[tuple[int, int]]]]:
+    """Each title frame searched afresh, as ``_framed_title`` searched them before the memo:
+    a match, then the next from just after its start, for every frame in order."""
+    out = []
+    for i, (frame, _loose, _cls, _bounded) in enumerate(coref.title_frames):
+        spans = []
+        m = frame.search(said)
+        while m is not None:
+            spans.append(m.span("title"))
+            m = frame.search(said, m.start() + 1)
+        if spans:
+            out.append((i, spans))
+    return out
+
+
+def test_title_frame_memo_equals_a_search_per_frame(rewriter: Any) -> None:
+    coref = next(m for m in rewriter.pipeline.modes if m.id == "coreference")
+    coref.clear_memos()
+    texts = [t for _q, hist in golden_inputs() for t in hist if isinstance(t, str)]
+    texts += ["我看过三体这本书", "《活着》你读过吗", "你知道飘吗", "我最近在追琅琊榜这部剧", ""]
+    found = 0
+    for said in texts + texts:  # the second pass reads the memo
+        hits = [(i, [m.span("title") for m in ms]) for i, ms in coref._title_frame_hits(said)]
+        assert hits == _frame_hits_reference(coref, said), said
+        found += bool(hits)
+    assert found
+    assert coref._frame_hits
+    coref.clear_memos()
+    assert not coref._frame_hits
+
+
+def test_title_frame_memo_is_bounded(rewriter: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    coref = next(m for m in rewriter.pipeline.modes if m.id == "coreference")
+    coref.clear_memos()
+    monkeypatch.setattr(coref._frame_hits, "maxsize", 3)
+    for i in range(10):
+        coref._title_frame_hits(f"我看过第{i}本书")
+    assert 0 < len(coref._frame_hits) <= 3
+    rewriter.rewrite("它的作者是谁", ["你知道飘吗", "知道"])
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_rewrite import memo_clearer
+    finally:
+        sys.path.pop(0)
+    memo_clearer(rewriter)()
+    assert not coref._frame_hits

@@ -9,6 +9,7 @@ from typing import Any
 from rulerewrite.context import Mention, Turn, long_enough, new_mention, said_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.lexicon.readers import rule_alternation, rule_pattern, rule_regex, rule_words
+from rulerewrite.memo import FifoMemo
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
@@ -389,6 +390,12 @@ class Coreference:
             for key, loose in (("patterns", False), ("loose", True))
             for p in ((frames.get(key) or []) if frames else [])
         )
+        # per turn text, the matches of each title frame that finds any (frame index, the
+        # matches left to right): the last exchange's turns are searched by every rewrite of
+        # their window, most of them finding nothing in any of the frames
+        self._frame_hits: FifoMemo[str, tuple[tuple[int, tuple[re.Match[str], ...]], ...]] = (
+            FifoMemo(self._FRAME_MEMO)
+        )
         self.cue_only = rule_words(frames, "cue_only")
         self.frame_common = int(frames.get("common_freq", 0)) if frames else 0
         self.frame_loose_not = rule_pattern(frames, "loose_not")
@@ -469,6 +476,12 @@ class Coreference:
             re.compile(str(who.get(k)), re.IGNORECASE) if who is not None and who.get(k) else None
             for k in ("question", "reply", "not_np")
         )
+
+    _FRAME_MEMO = 4096  # turn texts, the oldest dropped first
+
+    def clear_memos(self) -> None:
+        """Empty the memos that are not ``functools.lru_cache`` s (for cold benchmarks)."""
+        self._frame_hits.clear()
 
     def applies(self, state: State) -> bool:
         if state.has("pronoun") or state.has("demonstrative"):
@@ -1697,25 +1710,24 @@ class Coreference:
         if not want or not self.title_frames:
             return None
         turns = [t for t in state.history[-2:] if t.content.strip()]
+        frames = self.title_frames
         for turn in reversed(turns):
-            said = turn.content
-            for frame, loose, cls, bounded in self.title_frames:
+            for i, matches in self._title_frame_hits(turn.content):
+                _frame, loose, cls, bounded = frames[i]
                 if strict and loose:
                     continue
-                m = frame.search(said)
-                while m is not None:
+                for fm in matches:
                     if self._frame_title(
-                        m, want, before, loose=loose, cls=cls, bounded=bounded
-                    ) and not (strict and not self._strict_frame(m, bounded and bounded_ok)):
+                        fm, want, before, loose=loose, cls=cls, bounded=bounded
+                    ) and not (strict and not self._strict_frame(fm, bounded and bounded_ok)):
                         return said_mention(
-                            m.group("title"),
+                            fm.group("title"),
                             "work",
                             turn,
                             "topic",
-                            m.start("title"),
+                            fm.start("title"),
                             self.frames_source,
                         )
-                    m = frame.search(said, m.start() + 1)
         if self.frame_asked is None or self.frame_answer is None or len(turns) < 2:
             return None
         # 你看过什么书 / 天才在左疯子在右吼吼…: the reply opens with the title asked for
@@ -1732,6 +1744,24 @@ class Coreference:
             return None
         at = reply.content.find(m.group("title"))
         return said_mention(m.group("title"), "work", reply, "topic", at, self.frames_source)
+
+    def _title_frame_hits(self, said: str) -> tuple[tuple[int, tuple[re.Match[str], ...]], ...]:
+        """Each title frame that finds a title in ``said``, by its index in ``title_frames``,
+        with its matches from left to right (each searched from just after the start of the
+        one before), memoised per text."""
+        hits = self._frame_hits.get(said)
+        if hits is not None:
+            return hits
+        found: list[tuple[int, tuple[re.Match[str], ...]]] = []
+        for i, (frame, _loose, _cls, _bounded) in enumerate(self.title_frames):
+            matches: list[re.Match[str]] = []
+            m = frame.search(said)
+            while m is not None:
+                matches.append(m)
+                m = frame.search(said, m.start() + 1)
+            if matches:
+                found.append((i, tuple(matches)))
+        return self._frame_hits.put(said, tuple(found))
 
     def _strict_frame(self, m: re.Match[str], bounded: bool) -> bool:
         """A title frame's match that says a title by itself, for a bare 它: closed on both
