@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulerewrite.errors import QueryError
 from rulerewrite.fastinit import fast_init, fast_replace
-from rulerewrite.lexicon.readers import rule_pattern, rule_words
+from rulerewrite.lexicon.readers import required_text, rule_pattern, rule_words
 from rulerewrite.text.builtin_parser import is_stray_char, kind_of, may_end_name, noun_phrases
 from rulerewrite.text.normalize import clean_query
 from rulerewrite.text.parse import Parse, Parser, Token
@@ -396,6 +396,11 @@ class ContextAnalyzer:
             if r.pattern is not None and r.get("kind") == "relative":
                 self.relative_frames.append((r.pattern, r.source))
         self.chitchat_patterns = chitchat
+        # per frame, a search for the words every match of it holds (None: none to read off
+        # it), so a turn that holds none of them skips the frame (most turns, most frames)
+        self._topic_needs = tuple(required_text(p) for p, _s, _t in self.topic_frames)
+        self._set_needs = tuple(required_text(p) for p, _s in self.set_frames)
+        self._relative_needs = tuple(required_text(p) for p, _s in self.relative_frames)
         self.topic_sources = frozenset(src for _p, src, _t in self.topic_frames)
         self.relative_sources = frozenset(src for _p, src in self.relative_frames)
         whole = lexicon.rule("context", "whole_turn_name")
@@ -707,7 +712,10 @@ class ContextAnalyzer:
         body = text[cut:]  # 小微你觉得X怎么样: the frame opens after the address
         if cut:
             out = _after_addressee(out, text, cut)
-        for pat, fsrc, ftype in self.topic_frames:  # 你知道X吗 / X是谁: X is the topic
+        for (pat, fsrc, ftype), need in zip(self.topic_frames, self._topic_needs, strict=True):
+            # 你知道X吗 / X是谁: X is the topic
+            if need is not None and need.search(body) is None:
+                continue  # the turn holds no word every match of the frame holds
             fm = pat.match(body)
             if fm is None:
                 continue
@@ -788,14 +796,20 @@ class ContextAnalyzer:
             out = [o for o in out if not (o[0] == s and o[1] == e)]
             out.append((s, e, phrase, phrase, etype, fsrc + "|topic", False))
             break
-        for pat, fsrc in self.relative_frames:  # 我喜欢的人 / 旁边的人: a person, said whole
+        for (pat, fsrc), need in zip(self.relative_frames, self._relative_needs, strict=True):
+            # 我喜欢的人 / 旁边的人: a person, said whole
+            if need is not None and need.search(text, cut) is None:
+                continue
             for fm in pat.finditer(text, cut):
                 s, e = fm.span("who")
                 out = [o for o in out if not (s <= o[0] and o[1] <= e)]
                 gram = "subj" if s == cut or text[s - 1] in _CLAUSE_OPEN else "obj"
                 out.append((s, e, text[s:e], fm.group("head"), "human", f"{fsrc}|{gram}", False))
         frame_set: tuple[list[tuple[int, int]], str] | None = None
-        for pat, fsrc in self.set_frames:  # A和B哪个…: the members whatever the parse says
+        for (pat, fsrc), need in zip(self.set_frames, self._set_needs, strict=True):
+            # A和B哪个…: the members whatever the parse says
+            if need is not None and need.search(text) is None:
+                continue
             fm = pat.match(text)
             if fm is None:
                 continue

@@ -13,7 +13,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -315,3 +317,54 @@ def test_title_frame_memo_is_bounded(rewriter: Any, monkeypatch: pytest.MonkeyPa
         sys.path.pop(0)
     memo_clearer(rewriter)()
     assert not coref._frame_hits
+
+
+# -- required text of a frame --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "need"),
+    [
+        ("^(?P<x>.{2,8}?)(?:知道|认识)吗", "知道吗|认识吗"),
+        ("你(?:也|都)?喜欢(?P<x>.+)", "喜欢"),
+        ("[你您]知道", "你知道|您知道"),
+        ("(?:A|B)+C", "C"),  # one word rather than either of two
+        ("(?:AB|CD)+", "AB|CD"),
+        ("^(?:你|您)?(?P<x>.{2,5})$", None),  # nothing literal is mandatory
+        ("(?i)hello", None),  # case-insensitive: no literal test
+        ("(?:好|)看", "好看|看"),
+    ],
+)
+def test_required_text_reads_the_mandatory_words(pattern: str, need: str | None) -> None:
+    from rulerewrite.lexicon.readers import required_text
+
+    found = required_text(re.compile(pattern))
+    assert (found.pattern if found is not None else None) == need
+
+
+def test_required_text_never_skips_a_text_a_rule_pattern_matches(rewriter: Any) -> None:
+    """Every regular expression of the rule files, with its required-text search: a text the
+    search finds nothing in is one the pattern matches nowhere either (dialogue texts of the
+    golden cases and the benchmark log, and random strings of their characters)."""
+    from rulerewrite.lexicon.readers import required_text
+
+    pats = []
+    for rules in rewriter.lexicon.rules.values():
+        for r in rules:
+            if r.pattern is not None:
+                pats.append(r.pattern)
+            for v in r.data.values():
+                if isinstance(v, str):
+                    with contextlib.suppress(re.error):
+                        pats.append(re.compile(v))
+    needs = [(p, n) for p in pats if (n := required_text(p)) is not None]
+    assert len(needs) > 100
+    texts = {q for q, _h in golden_inputs() + log_inputs(2000)}
+    texts |= {t for _q, h in golden_inputs() for t in h if isinstance(t, str)}
+    rng = random.Random(7)
+    alphabet = "".join(sorted({c for t in texts for c in t}))
+    texts |= {_random_text(rng, alphabet, 1, 16) for _ in range(3000)}
+    for t in texts:
+        for p, n in needs:
+            if n.search(t) is None:
+                assert p.search(t) is None, (p.pattern, t)
