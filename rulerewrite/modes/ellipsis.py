@@ -117,6 +117,21 @@ class _TellAsked(RuleView):
     max_len: int = key("max_question", 14)
 
 
+@dataclass(frozen=True)
+class _AnswerStated(RuleView):
+    """``answer_stated``: 我喜欢周杰伦 / 谁啊 / 唱歌的, a bare answer to a bare question word
+    completes the user's own statement."""
+
+    who: re.Pattern[str] | None = None
+    one_of: re.Pattern[str] | None = None
+    when: re.Pattern[str] | None = None
+    when_words: frozenset[str] = frozenset()
+    where: re.Pattern[str] | None = None
+    stated_from: re.Pattern[str] | None = key("from")
+    max_answer: int = 8
+    max_statement: int = 24
+
+
 class _TypedComment(NamedTuple):
     """One type of rule ``typed_comment``: the comment, where a turn names a thing of the type,
     what such a thing never holds, whether a bare noun-phrase turn names one, which entity types
@@ -382,6 +397,8 @@ class Ellipsis:
         self.ne_weather_words = tuple(sorted(self.mt.wordset("ne_weather"), key=len, reverse=True))
         self.ne_weather_how = rule_pattern(weather_ne, "how") or re.compile("$^")
         self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
+        # 我喜欢周杰伦 / 谁啊 / 唱歌的: the user's statement completed (answer_stated)
+        self.stated = _AnswerStated.read(lexicon.rule("completeness", "answer_stated"))
         self.who_rule = lexicon.rule("completeness", "answer_who")
         self.who_question = rule_pattern(self.who_rule, "question")
         # the question forms, in order: X和你啥关系, 你和X啥关系 (before X是什么关系 reads
@@ -1470,6 +1487,7 @@ class Ellipsis:
             or self._place_answered(state, d, text)
             or self._judged_object(state, d, text)
             or self._negation_echo(state, d, text)
+            or self._stated_answer(state, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
             or self._judged_answer(state, d, text)
@@ -3460,6 +3478,103 @@ class Ellipsis:
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
         return _answered_as(state, wh.source, filled, asked, last, f"{core} for {m.group(0)}")
+
+    def _stated_answer(self, state: State, text: str) -> State | None:
+        """A short answer to the assistant's bare question word completes the statement the
+        user made before it (我喜欢周杰伦 / 谁啊 / 唱歌的 -> 周杰伦是唱歌的; 我搬家了 / 什么时候 /
+        上周 -> 上周我搬家了; 我是四川人 / 四川哪里的 / 绵阳 -> 我是四川绵阳人;
+        rules/completeness.yaml answer_stated)."""
+        st = self.stated
+        hist = state.history
+        if (
+            not st.source
+            or len(hist) < 2
+            or hist[-1].role != "assistant"
+            or hist[-2].role != "user"
+        ):
+            return None
+        asked = hist[-1].content.strip().rstrip("?？!！。.~ ")
+        stated = hist[-2].content.strip().rstrip("!！。.~ ")
+        said = text.strip().rstrip("?？!！。.~ ")
+        core = said.rstrip("啊呀哦吧的哈呢吖嘛呗哒")
+        if (
+            not 1 <= len(core) <= st.max_answer
+            or len(stated) > st.max_statement
+            or _HAS_QWORD.search(said)
+        ):
+            return None
+        one = st.one_of.match(stated) if st.one_of is not None else None
+        if one is None and (_HAS_QWORD.search(stated) or re.search(r"[?？]", stated)):
+            return None  # a question of the user's own, not a statement
+        new = None
+        if st.who is not None and st.who.match(asked):
+            new = self._stated_who(stated, said, one)
+        elif st.when is not None and st.when.match(asked):
+            toks = self.mt.parse(core).tokens
+            if core in st.when_words or all(kind_of(t.pos, t.text) == "TIME" for t in toks):
+                new = said + stated  # 我失恋了 / 什么时候的事 / 昨天 -> 昨天我失恋了
+        elif st.where is not None and st.stated_from is not None:
+            new = self._stated_where(asked, stated, said, core)
+        if new is None:
+            return None
+        mention = new_mention(
+            stated,
+            "",
+            "statement",
+            hist[-2].index,
+            hist[-2].role,
+            "subj",
+            0,
+            len(stated),
+            0,
+            "history",
+        )
+        return resolved(
+            state,
+            "ellipsis",
+            st.source,
+            new,
+            mention,
+            slot="question",
+            note=f"answer to {asked!r} completes the statement {stated!r}",
+            confidence=0.7,
+        )
+
+    def _stated_who(self, stated: str, said: str, one: re.Match[str] | None) -> str | None:
+        """谁啊 / 那他是谁呢: the one person the statement named (or brought in as 一个X:
+        ``one``) is what the noun phrase ``said`` says."""
+        np = said.removeprefix("是")
+        toks = self.mt.parse(np.rstrip("啊呀哦吧哈呢吖嘛呗")).tokens
+        if not toks or not (names_a_thing(toks) or toks[-1].text == "的"):
+            return None  # 不知道 / 你猜: no noun phrase
+        if one is not None:
+            who = "我" + one.group("v") + "的" + one.group("n")
+        else:
+            names = {t.text for t in self.mt.parse(stated).tokens if t.pos.startswith("nr")}
+            if len(names) != 1:
+                return None
+            who = names.pop()
+        return who + "是" + np
+
+    def _stated_where(self, asked: str, stated: str, said: str, core: str) -> str | None:
+        """四川哪里的 / 哪个市: a place answering it goes after the place the user said they
+        are from (我是四川人 -> 我是四川绵阳人)."""
+        st = self.stated
+        q = st.where.match(asked) if st.where is not None else None
+        f = st.stated_from.match(stated) if st.stated_from is not None else None
+        if q is None or f is None:
+            return None
+        place, asked_place = f.group("p"), q.group("p")
+        if not place.startswith(asked_place) or core.startswith(place):
+            return None
+        if not all(t.pos.startswith("ns") for t in self.mt.parse(place).tokens):
+            return None
+        if not all(t.pos.startswith("ns") for t in self.mt.parse(core).tokens):
+            return None  # 不告诉你 / 你猜: no place given
+        tail = said[len(core) :].lstrip("的哒")
+        if f.group("end"):
+            return (f.group("lead") or "") + place + core + f.group("end") + tail
+        return place + core + tail
 
     def _whole_entity(self, text: str) -> bool:
         """``text`` is, as a whole, one dictionary entity (你好李焕英), not a phrase holding one
