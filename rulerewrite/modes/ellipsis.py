@@ -324,6 +324,8 @@ class Ellipsis:
         self.wh_end = rule_pattern(self.wh_rule, "drop_end")
         # 你知道江苏省会在哪里吗 / 南京: the wh-question inside a do-you-know frame
         self.wh_knows = rule_pattern(self.wh_rule, "knows_frame")
+        # what a verb ending the wh-question may take from the user's turn (answer_wh)
+        self.wh_object_types = rule_words(self.wh_rule, "object_types")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
         self.wh_kinds = frozenset(str(k) for k in kinds or ())
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
@@ -3472,7 +3474,12 @@ class Ellipsis:
         while k and not after.endswith(tail[:k]):
             k -= 1
         tail = tail[k:]  # 摘金奇缘是哪国的 / 韩国的呀: the 的 both end with is said once
-        filled = (lead + core + after).translate(_PERSPECTIVE) + tail
+        filled = (lead + core + after).translate(_PERSPECTIVE)
+        if after and not number:
+            # 你觉得摆渡人怎么样 / 你什么时候看的呀 / 去年 -> 去年看的摆渡人: the work the user
+            # named is what the question's last verb takes
+            filled += self._wh_work(state, d, after, filled)
+        filled += tail
         if number and self.number.fullmatch(core) and after[:1] in self.measures:
             filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
         if filled == text.strip():
@@ -3575,6 +3582,20 @@ class Ellipsis:
         if f.group("end"):
             return (f.group("lead") or "") + place + core + f.group("end") + tail
         return place + core + tail
+
+    def _wh_work(self, state: State, d: Dialogue, after: str, filled: str) -> str:
+        """The thing the user's turn named that the verb ending the wh-question (``after`` its
+        question word: 看的 / 看) takes, of the types answer_wh ``object_types`` allows (a work:
+        你知道围城吗 / 你在哪看的 -> 围城); empty when there is none."""
+        verb = after.rstrip("的了过着")
+        exchange = last_exchange(state, d)
+        if (
+            exchange is None
+            or exchange[0].turn.role != "user"
+            or not self.vo_topic_types.get(verb, frozenset()) & self.wh_object_types
+        ):
+            return ""
+        return self._typed_topic(exchange, verb, filled) or ""
 
     def _whole_entity(self, text: str) -> bool:
         """``text`` is, as a whole, one dictionary entity (你好李焕英), not a phrase holding one
