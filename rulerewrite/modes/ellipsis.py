@@ -326,6 +326,8 @@ class Ellipsis:
         self.wh_knows = rule_pattern(self.wh_rule, "knows_frame")
         # what a verb ending the wh-question may take from the user's turn (answer_wh)
         self.wh_object_types = rule_words(self.wh_rule, "object_types")
+        self.wh_times = rule_pattern(self.wh_rule, "times")
+        self.wh_many = rule_pattern(self.wh_rule, "many")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
         self.wh_kinds = frozenset(str(k) for k in kinds or ())
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
@@ -1494,6 +1496,7 @@ class Ellipsis:
             or self._a_not_a(state, d, text)
             or self._judged_answer(state, d, text)
             or self._wh_answer(state, d, text)
+            or self._times_answer(state, d, text)
             or self._unknown(state, d, text)
             or self._identity(state, d, text)
             or self._who_answer(state, d, text)
@@ -3582,6 +3585,36 @@ class Ellipsis:
         if f.group("end"):
             return (f.group("lead") or "") + place + core + f.group("end") + tail
         return place + core + tail
+
+    def _times_answer(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A count answering how often the user saw the work their turn named says it of the
+        work (你知道围城吗 / 你看了几遍啊 / 3遍 -> 围城看了3遍; answer_wh ``times``)."""
+        last = _answered(state, d)
+        if last is None or self.wh_times is None or self.wh_many is None or self.wh_rule is None:
+            return None
+        asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
+        q = self.wh_times.match(asked)
+        said = text.strip().rstrip("?？!！。.~ ")
+        core = said.rstrip("啊呀哦吧哈呢吖嘛")
+        if q is None or not core.removesuffix("了").endswith(q.group("m")):
+            return None
+        if not self.wh_many.match(core.removesuffix("了")[: -len(q.group("m"))]):
+            return None  # 没看过 / 忘了: no count
+        v = q.group("v")
+        exchange = last_exchange(state, d)
+        # the question says the topic is a work: the one topic the user's turn framed
+        topics = {
+            mt.text
+            for mt in (exchange[0].mentions if exchange is not None else ())
+            if mt.role == "user" and mt.gram == "topic" and mt.etype not in ("person", "place")
+        }
+        if len(topics) != 1:
+            return None
+        work = topics.pop()
+        filled = work + v + (q.group("asp") or "了") + said
+        return _answered_as(
+            state, self.wh_rule.source, filled, asked, last, f"{core} times for {work}"
+        )
 
     def _wh_work(self, state: State, d: Dialogue, after: str, filled: str) -> str:
         """The thing the user's turn named that the verb ending the wh-question (``after`` its
