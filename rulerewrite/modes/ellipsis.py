@@ -308,6 +308,11 @@ class Ellipsis:
         self.answer_addressees = frozenset(
             rule_tuple(lexicon.rule("completeness", "answer_reply"), "addressees")
         )
+        # what opens and ends the words before the answered verb and is no part of the
+        # question's subject (answer_reply subject_open / subject_end)
+        reply_rule = lexicon.rule("completeness", "answer_reply")
+        self.answer_subject_open = rule_words(reply_rule, "subject_open")
+        self.answer_subject_end = rule_words(reply_rule, "subject_end")
         # a tentative verb the question ends with (去医院看看吗 / 有啊 -> 有去医院啊)
         self.answer_tentative = rule_tuple(
             lexicon.rule("completeness", "answer_reply"), "tentative_end"
@@ -2726,9 +2731,14 @@ class Ellipsis:
         question (小孩子不会很皮吗 / 会 -> 会很皮: the answer contradicts it)."""
         if before.endswith(("不", "没", "没有")):
             return ""
-        subj = re.sub(
-            r"^(?:那么|那)|(?:你们|我们|你|我|您|也|都|还|已经|真的|到底|不|没有|没)+$", "", before
-        ).strip()
+        # the opener and the speakers and adverbs before the verb go, word by word (成都算一线
+        # 城市么: the 都 of 成都 is no adverb)
+        words = [t for t in self.mt.parse(before).tokens if t.text.strip()]
+        if words and words[0].text in self.answer_subject_open:
+            words = words[1:]
+        while words and words[-1].text in self.answer_subject_end:
+            words.pop()
+        subj = before[words[0].start : words[-1].end].strip() if words else ""
         if not 2 <= len(subj) <= self.answer_max or subj in text or subj in self.answer_addressees:
             return ""
         toks = [t for t in self.mt.parse(subj).tokens if t.text.strip()]
