@@ -508,8 +508,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 谁啊 / 什么时候 / 四川哪里的: a bare answer completes the user's own statement
     # (ellipsis answer_stated)
     ("completeness", "answer_stated"): {
-        **dict.fromkeys(("who", "one_of", "when", "where", "from"), "regex"),
-        "when_words": "words",
+        **dict.fromkeys(("who", "one_of", "when", "where", "from", "echo"), "regex"),
+        **dict.fromkeys(("when_words", "echo_open"), "words"),
         **dict.fromkeys(("max_answer", "max_statement"), "count"),
     },
     # 有哪些 after the user's bare noun phrase (宫崎骏的动漫 / … / 有哪些): ellipsis bare_which

@@ -128,6 +128,8 @@ class _AnswerStated(RuleView):
     when_words: frozenset[str] = frozenset()
     where: re.Pattern[str] | None = None
     stated_from: re.Pattern[str] | None = key("from")
+    echo: re.Pattern[str] | None = None
+    echo_open: frozenset[str] = frozenset()
     max_answer: int = 8
     max_statement: int = 24
 
@@ -1502,6 +1504,7 @@ class Ellipsis:
             or self._judged_answer(state, d, text)
             or self._wh_answer(state, d, text)
             or self._times_answer(state, d, text)
+            or self._stated_answer(state, text, echo=True)
             or self._unknown(state, d, text)
             or self._identity(state, d, text)
             or self._who_answer(state, d, text)
@@ -3499,7 +3502,7 @@ class Ellipsis:
             return None  # 你在哪 / 北京: nothing but the answer itself
         return _answered_as(state, wh.source, filled, asked, last, f"{core} for {m.group(0)}")
 
-    def _stated_answer(self, state: State, text: str) -> State | None:
+    def _stated_answer(self, state: State, text: str, *, echo: bool = False) -> State | None:
         """A short answer to the assistant's bare question word completes the statement the
         user made before it (我喜欢周杰伦 / 谁啊 / 唱歌的 -> 周杰伦是唱歌的; 我搬家了 / 什么时候 /
         上周 -> 上周我搬家了; 我是四川人 / 四川哪里的 / 绵阳 -> 我是四川绵阳人;
@@ -3527,7 +3530,9 @@ class Ellipsis:
         if one is None and (_HAS_QWORD.search(stated) or re.search(r"[?？]", stated)):
             return None  # a question of the user's own, not a statement
         new = None
-        if st.who is not None and st.who.match(asked):
+        if echo:
+            new = self._stated_echo(asked, stated, said)
+        elif st.who is not None and st.who.match(asked):
             new = self._stated_who(stated, said, one)
         elif st.when is not None and st.when.match(asked):
             toks = self.mt.parse(core).tokens
@@ -3559,6 +3564,36 @@ class Ellipsis:
             note=f"answer to {asked!r} completes the statement {stated!r}",
             confidence=0.7,
         )
+
+    def _stated_echo(self, asked: str, stated: str, said: str) -> str | None:
+        """和谁去看啊 / 去哪取: a who- or where-question with the statement's verb; the answer
+        (和我朋友 / 去银行) goes before that verb and the object the statement gave it
+        (我想去看电影了 -> 和我朋友看电影; 取钱 -> 去银行取钱)."""
+        st = self.stated
+        q = st.echo.match(asked) if st.echo is not None else None
+        if q is None:
+            return None
+        v = q.group("v")
+        at = stated.find(v)
+        if at < 0:
+            return None
+        obj = ""
+        for t in self.mt.parse(stated[at + len(v) :]).tokens:
+            if kind_of(t.pos, t.text) != "NOUN":
+                break
+            obj += t.text
+        if not obj and len(v) < 2:
+            return None  # 我也去 / 去哪去: no object to say
+        toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
+        k = 0
+        while k < len(toks) and _interjection(toks[k]):
+            k += 1
+        if k < len(toks) and toks[k].text in st.echo_open:
+            k += 1
+        rest = toks[k:]
+        if not rest or any(kind_of(t.pos, t.text) not in ("NOUN", "PRON") for t in rest):
+            return None  # 不知道 / 随便: no one and no place named
+        return said + v + obj
 
     def _stated_who(self, stated: str, said: str, one: re.Match[str] | None) -> str | None:
         """谁啊 / 那他是谁呢: the one person the statement named (or brought in as 一个X:
@@ -4652,6 +4687,11 @@ _PREDICATED = frozenset({"person", "work"})
 
 # tags jieba gives numbers and Latin runs, which open no head noun (2018 of 2018经济形势)
 _NOT_HEAD = frozenset({"m", "eng", "x", "mq"})
+
+
+def _interjection(t: Token) -> bool:
+    """An interjection opening a reply (哈哈 / 嗯嗯 / 哦), by its jieba tag."""
+    return t.pos in ("o", "e", "y")
 
 
 def _same_kind(noun: str, x: str) -> bool:
