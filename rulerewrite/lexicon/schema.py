@@ -432,7 +432,7 @@ def _text_item(ctx: _Ctx, item: Any, what: str) -> str | None:
 
 # The keys some rules must give and what each holds ("words": a non-empty list of strings,
 # "names": a mapping of string to string, "word_lists": a mapping of string to a non-empty list
-# of strings, "regex": a valid regular expression), per (mode, id).
+# of strings, "regex": a valid regular expression, "count": a whole number), per (mode, id).
 RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("context", "name_apposition"): dict.fromkeys(
         ("address_after", "demonstratives", "measures"), "words"
@@ -505,6 +505,13 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "illness": "regex",
         "asked": "regex",
     },
+    # 谁啊 / 什么时候 / 四川哪里的: a bare answer completes the user's own statement
+    # (ellipsis answer_stated)
+    ("completeness", "answer_stated"): {
+        **dict.fromkeys(("who", "one_of", "when", "where", "from", "echo"), "regex"),
+        **dict.fromkeys(("when_words", "echo_open"), "words"),
+        **dict.fromkeys(("max_answer", "max_statement"), "count"),
+    },
     # 有哪些 after the user's bare noun phrase (宫崎骏的动漫 / … / 有哪些): ellipsis bare_which
     ("completeness", "bare_which"): {
         "pattern": "regex",
@@ -551,6 +558,11 @@ def _rule_keys(ctx: _Ctx, item: LDict, rid: str, keys: dict[str, str]) -> bool:
                 n = len(ctx.diags)
                 _terms(ctx, words, f"{at} {name!r}")
                 ok = ok and len(ctx.diags) == n
+        elif kind == "count":
+            n = v.value if isinstance(v, LScalar) else v
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                ctx.err(v, "RR101", f"{at} must be a whole number, got {_tname(v)}")
+                ok = False
         elif not isinstance(v, str):
             ctx.err(v, "RR101", f"{at} must be a string, got {_tname(v)}")
             ok = False

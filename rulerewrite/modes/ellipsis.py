@@ -117,6 +117,23 @@ class _TellAsked(RuleView):
     max_len: int = key("max_question", 14)
 
 
+@dataclass(frozen=True)
+class _AnswerStated(RuleView):
+    """``answer_stated``: 我喜欢周杰伦 / 谁啊 / 唱歌的, a bare answer to a bare question word
+    completes the user's own statement."""
+
+    who: re.Pattern[str] | None = None
+    one_of: re.Pattern[str] | None = None
+    when: re.Pattern[str] | None = None
+    when_words: frozenset[str] = frozenset()
+    where: re.Pattern[str] | None = None
+    stated_from: re.Pattern[str] | None = key("from")
+    echo: re.Pattern[str] | None = None
+    echo_open: frozenset[str] = frozenset()
+    max_answer: int = 8
+    max_statement: int = 24
+
+
 class _TypedComment(NamedTuple):
     """One type of rule ``typed_comment``: the comment, where a turn names a thing of the type,
     what such a thing never holds, whether a bare noun-phrase turn names one, which entity types
@@ -293,6 +310,11 @@ class Ellipsis:
         self.answer_addressees = frozenset(
             rule_tuple(lexicon.rule("completeness", "answer_reply"), "addressees")
         )
+        # what opens and ends the words before the answered verb and is no part of the
+        # question's subject (answer_reply subject_open / subject_end)
+        reply_rule = lexicon.rule("completeness", "answer_reply")
+        self.answer_subject_open = rule_words(reply_rule, "subject_open")
+        self.answer_subject_end = rule_words(reply_rule, "subject_end")
         # a tentative verb the question ends with (去医院看看吗 / 有啊 -> 有去医院啊)
         self.answer_tentative = rule_tuple(
             lexicon.rule("completeness", "answer_reply"), "tentative_end"
@@ -309,6 +331,10 @@ class Ellipsis:
         self.wh_end = rule_pattern(self.wh_rule, "drop_end")
         # 你知道江苏省会在哪里吗 / 南京: the wh-question inside a do-you-know frame
         self.wh_knows = rule_pattern(self.wh_rule, "knows_frame")
+        # what a verb ending the wh-question may take from the user's turn (answer_wh)
+        self.wh_object_types = rule_words(self.wh_rule, "object_types")
+        self.wh_times = rule_pattern(self.wh_rule, "times")
+        self.wh_many = rule_pattern(self.wh_rule, "many")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
         self.wh_kinds = frozenset(str(k) for k in kinds or ())
         self.identity_rule = lexicon.rule("completeness", "answer_identity")
@@ -382,6 +408,8 @@ class Ellipsis:
         self.ne_weather_words = tuple(sorted(self.mt.wordset("ne_weather"), key=len, reverse=True))
         self.ne_weather_how = rule_pattern(weather_ne, "how") or re.compile("$^")
         self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
+        # 我喜欢周杰伦 / 谁啊 / 唱歌的: the user's statement completed (answer_stated)
+        self.stated = _AnswerStated.read(lexicon.rule("completeness", "answer_stated"))
         self.who_rule = lexicon.rule("completeness", "answer_who")
         self.who_question = rule_pattern(self.who_rule, "question")
         # the question forms, in order: X和你啥关系, 你和X啥关系 (before X是什么关系 reads
@@ -1470,10 +1498,13 @@ class Ellipsis:
             or self._place_answered(state, d, text)
             or self._judged_object(state, d, text)
             or self._negation_echo(state, d, text)
+            or self._stated_answer(state, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
             or self._judged_answer(state, d, text)
             or self._wh_answer(state, d, text)
+            or self._times_answer(state, d, text)
+            or self._stated_answer(state, text, echo=True)
             or self._unknown(state, d, text)
             or self._identity(state, d, text)
             or self._who_answer(state, d, text)
@@ -2703,9 +2734,14 @@ class Ellipsis:
         question (小孩子不会很皮吗 / 会 -> 会很皮: the answer contradicts it)."""
         if before.endswith(("不", "没", "没有")):
             return ""
-        subj = re.sub(
-            r"^(?:那么|那)|(?:你们|我们|你|我|您|也|都|还|已经|真的|到底|不|没有|没)+$", "", before
-        ).strip()
+        # the opener and the speakers and adverbs before the verb go, word by word (成都算一线
+        # 城市么: the 都 of 成都 is no adverb)
+        words = [t for t in self.mt.parse(before).tokens if t.text.strip()]
+        if words and words[0].text in self.answer_subject_open:
+            words = words[1:]
+        while words and words[-1].text in self.answer_subject_end:
+            words.pop()
+        subj = before[words[0].start : words[-1].end].strip() if words else ""
         if not 2 <= len(subj) <= self.answer_max or subj in text or subj in self.answer_addressees:
             return ""
         toks = [t for t in self.mt.parse(subj).tokens if t.text.strip()]
@@ -3454,12 +3490,190 @@ class Ellipsis:
         while k and not after.endswith(tail[:k]):
             k -= 1
         tail = tail[k:]  # 摘金奇缘是哪国的 / 韩国的呀: the 的 both end with is said once
-        filled = (lead + core + after).translate(_PERSPECTIVE) + tail
+        filled = (lead + core + after).translate(_PERSPECTIVE)
+        if after and not number:
+            # 你觉得摆渡人怎么样 / 你什么时候看的呀 / 去年 -> 去年看的摆渡人: the work the user
+            # named is what the question's last verb takes
+            filled += self._wh_work(state, d, after, filled)
+        filled += tail
         if number and self.number.fullmatch(core) and after[:1] in self.measures:
             filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
         return _answered_as(state, wh.source, filled, asked, last, f"{core} for {m.group(0)}")
+
+    def _stated_answer(self, state: State, text: str, *, echo: bool = False) -> State | None:
+        """A short answer to the assistant's bare question word completes the statement the
+        user made before it (我喜欢周杰伦 / 谁啊 / 唱歌的 -> 周杰伦是唱歌的; 我搬家了 / 什么时候 /
+        上周 -> 上周我搬家了; 我是四川人 / 四川哪里的 / 绵阳 -> 我是四川绵阳人;
+        rules/completeness.yaml answer_stated)."""
+        st = self.stated
+        hist = state.history
+        if (
+            not st.source
+            or len(hist) < 2
+            or hist[-1].role != "assistant"
+            or hist[-2].role != "user"
+        ):
+            return None
+        asked = hist[-1].content.strip().rstrip("?？!！。.~ ")
+        stated = hist[-2].content.strip().rstrip("!！。.~ ")
+        said = text.strip().rstrip("?？!！。.~ ")
+        core = said.rstrip("啊呀哦吧的哈呢吖嘛呗哒")
+        if (
+            not 1 <= len(core) <= st.max_answer
+            or len(stated) > st.max_statement
+            or _HAS_QWORD.search(said)
+        ):
+            return None
+        one = st.one_of.match(stated) if st.one_of is not None else None
+        if one is None and (_HAS_QWORD.search(stated) or re.search(r"[?？]", stated)):
+            return None  # a question of the user's own, not a statement
+        new = None
+        if echo:
+            new = self._stated_echo(asked, stated, said)
+        elif st.who is not None and st.who.match(asked):
+            new = self._stated_who(stated, said, one)
+        elif st.when is not None and st.when.match(asked):
+            toks = self.mt.parse(core).tokens
+            if core in st.when_words or all(kind_of(t.pos, t.text) == "TIME" for t in toks):
+                new = said + stated  # 我失恋了 / 什么时候的事 / 昨天 -> 昨天我失恋了
+        elif st.where is not None and st.stated_from is not None:
+            new = self._stated_where(asked, stated, said, core)
+        if new is None:
+            return None
+        mention = new_mention(
+            stated,
+            "",
+            "statement",
+            hist[-2].index,
+            hist[-2].role,
+            "subj",
+            0,
+            len(stated),
+            0,
+            "history",
+        )
+        return resolved(
+            state,
+            "ellipsis",
+            st.source,
+            new,
+            mention,
+            slot="question",
+            note=f"answer to {asked!r} completes the statement {stated!r}",
+            confidence=0.7,
+        )
+
+    def _stated_echo(self, asked: str, stated: str, said: str) -> str | None:
+        """和谁去看啊 / 去哪取: a who- or where-question with the statement's verb; the answer
+        (和我朋友 / 去银行) goes before that verb and the object the statement gave it
+        (我想去看电影了 -> 和我朋友看电影; 取钱 -> 去银行取钱)."""
+        st = self.stated
+        q = st.echo.match(asked) if st.echo is not None else None
+        if q is None:
+            return None
+        v = q.group("v")
+        at = stated.find(v)
+        if at < 0:
+            return None
+        obj = ""
+        for t in self.mt.parse(stated[at + len(v) :]).tokens:
+            if kind_of(t.pos, t.text) != "NOUN":
+                break
+            obj += t.text
+        if not obj and len(v) < 2:
+            return None  # 我也去 / 去哪去: no object to say
+        toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
+        k = 0
+        while k < len(toks) and _interjection(toks[k]):
+            k += 1
+        if k < len(toks) and toks[k].text in st.echo_open:
+            k += 1
+        rest = toks[k:]
+        if not rest or any(kind_of(t.pos, t.text) not in ("NOUN", "PRON") for t in rest):
+            return None  # 不知道 / 随便: no one and no place named
+        return said + v + obj
+
+    def _stated_who(self, stated: str, said: str, one: re.Match[str] | None) -> str | None:
+        """谁啊 / 那他是谁呢: the one person the statement named (or brought in as 一个X:
+        ``one``) is what the noun phrase ``said`` says."""
+        np = said.removeprefix("是")
+        toks = self.mt.parse(np.rstrip("啊呀哦吧哈呢吖嘛呗")).tokens
+        if not toks or not (names_a_thing(toks) or toks[-1].text == "的"):
+            return None  # 不知道 / 你猜: no noun phrase
+        if one is not None:
+            who = "我" + one.group("v") + "的" + one.group("n")
+        else:
+            names = {t.text for t in self.mt.parse(stated).tokens if t.pos.startswith("nr")}
+            if len(names) != 1:
+                return None
+            who = names.pop()
+        return who + "是" + np
+
+    def _stated_where(self, asked: str, stated: str, said: str, core: str) -> str | None:
+        """四川哪里的 / 哪个市: a place answering it goes after the place the user said they
+        are from (我是四川人 -> 我是四川绵阳人)."""
+        st = self.stated
+        q = st.where.match(asked) if st.where is not None else None
+        f = st.stated_from.match(stated) if st.stated_from is not None else None
+        if q is None or f is None:
+            return None
+        place, asked_place = f.group("p"), q.group("p")
+        if not place.startswith(asked_place) or core.startswith(place):
+            return None
+        if not all(t.pos.startswith("ns") for t in self.mt.parse(place).tokens):
+            return None
+        if not all(t.pos.startswith("ns") for t in self.mt.parse(core).tokens):
+            return None  # 不告诉你 / 你猜: no place given
+        tail = said[len(core) :].lstrip("的哒")
+        if f.group("end"):
+            return (f.group("lead") or "") + place + core + f.group("end") + tail
+        return place + core + tail
+
+    def _times_answer(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A count answering how often the user saw the work their turn named says it of the
+        work (你知道围城吗 / 你看了几遍啊 / 3遍 -> 围城看了3遍; answer_wh ``times``)."""
+        last = _answered(state, d)
+        if last is None or self.wh_times is None or self.wh_many is None or self.wh_rule is None:
+            return None
+        asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
+        q = self.wh_times.match(asked)
+        said = text.strip().rstrip("?？!！。.~ ")
+        core = said.rstrip("啊呀哦吧哈呢吖嘛")
+        if q is None or not core.removesuffix("了").endswith(q.group("m")):
+            return None
+        if not self.wh_many.match(core.removesuffix("了")[: -len(q.group("m"))]):
+            return None  # 没看过 / 忘了: no count
+        v = q.group("v")
+        exchange = last_exchange(state, d)
+        # the question says the topic is a work: the one topic the user's turn framed
+        topics = {
+            mt.text
+            for mt in (exchange[0].mentions if exchange is not None else ())
+            if mt.role == "user" and mt.gram == "topic" and mt.etype not in ("person", "place")
+        }
+        if len(topics) != 1:
+            return None
+        work = topics.pop()
+        filled = work + v + (q.group("asp") or "了") + said
+        return _answered_as(
+            state, self.wh_rule.source, filled, asked, last, f"{core} times for {work}"
+        )
+
+    def _wh_work(self, state: State, d: Dialogue, after: str, filled: str) -> str:
+        """The thing the user's turn named that the verb ending the wh-question (``after`` its
+        question word: 看的 / 看) takes, of the types answer_wh ``object_types`` allows (a work:
+        你知道围城吗 / 你在哪看的 -> 围城); empty when there is none."""
+        verb = after.rstrip("的了过着")
+        exchange = last_exchange(state, d)
+        if (
+            exchange is None
+            or exchange[0].turn.role != "user"
+            or not self.vo_topic_types.get(verb, frozenset()) & self.wh_object_types
+        ):
+            return ""
+        return self._typed_topic(exchange, verb, filled) or ""
 
     def _whole_entity(self, text: str) -> bool:
         """``text`` is, as a whole, one dictionary entity (你好李焕英), not a phrase holding one
@@ -4473,6 +4687,11 @@ _PREDICATED = frozenset({"person", "work"})
 
 # tags jieba gives numbers and Latin runs, which open no head noun (2018 of 2018经济形势)
 _NOT_HEAD = frozenset({"m", "eng", "x", "mq"})
+
+
+def _interjection(t: Token) -> bool:
+    """An interjection opening a reply (哈哈 / 嗯嗯 / 哦), by its jieba tag."""
+    return t.pos in ("o", "e", "y")
 
 
 def _same_kind(noun: str, x: str) -> bool:
