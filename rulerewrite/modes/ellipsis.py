@@ -95,6 +95,19 @@ class _HowEcho(RuleView):
 
 
 @dataclass(frozen=True)
+class _ModalVp(RuleView):
+    """``modal_vp``: 我也想 / 你敢不敢 / 不可能, a bare modal that takes the verb phrase a
+    modal of its family carries in the last exchange (``carriers`` are read apart)."""
+
+    pattern: re.Pattern[str] | None = None
+    carrier_lead: re.Pattern[str] | None = None
+    vp_open: re.Pattern[str] | None = None
+    vp_end: re.Pattern[str] | None = None
+    vp_shape: re.Pattern[str] | None = None
+    user_personal: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
 class _ReplyLeadObject(RuleView):
     """``reply_lead_object``: 瓦力是你谁 / 我不认识, the short reply's lead is the object."""
 
@@ -499,6 +512,15 @@ class Ellipsis:
         self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
         # 怎么做 / 喝多少: the object the same verb had in the last exchange (how_echo)
         self.he = _HowEcho.read(lexicon.rule("completeness", "how_echo"))
+        modal_vp = lexicon.rule("completeness", "modal_vp")
+        self.mv = _ModalVp.read(modal_vp)
+        carriers = (modal_vp.get("carriers") if modal_vp is not None else None) or {}
+        # per modal of the query, the modals whose verb phrase it takes, each found in a turn by
+        # one pattern
+        self.mv_carriers = {
+            str(k): tuple((str(c), re.compile(re.escape(str(c)))) for c in cs)
+            for k, cs in carriers.items()
+        }
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg = _NegationEcho.read(self.neg_rule)
         self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
@@ -601,6 +623,7 @@ class Ellipsis:
             (self._said_again(done, exchange) if exchange is not None else None)
             or (self._own_question(done, exchange) if exchange is not None else None)
             or (self._verb_object(done, exchange) if exchange is not None else None)
+            or (self._modal_vp(done, exchange) if exchange is not None else None)
             or (self._how_echo(done, exchange) if exchange is not None else None)
             or (self._how_asked(done, exchange) if exchange is not None else None)
             or (self._tell_asked(done, exchange) if exchange is not None else None)
@@ -1106,6 +1129,65 @@ class Ellipsis:
             return None
         note = f"{v} asked about how: its object {obj!r} as said there"
         return _object_after(state, he.source, text, at, obj, ti, note)
+
+    def _modal_vp(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare modal that leaves out its verb phrase, when nothing else completed the query
+        (rules/completeness.yaml ``modal_vp``: 我也想 / 你敢不敢 / 不可能): the verb phrase a
+        modal of its family (``carriers``) says in the last exchange, the assistant's turn
+        first, goes after the query's modal (我要出国了 / 真好 / 我不想 -> 我不想出国)."""
+        mv = self.mv
+        text = state.standalone.strip()
+        m = mv.pattern.match(text) if mv.pattern is not None else None
+        if m is None or mv.vp_end is None:
+            return None
+        carriers = self.mv_carriers.get(m.group("base") or m.group("ab") or "愿", ())
+        at = m.end("m")
+        for ti in (exchange[1], exchange[0]):
+            said = ti.turn.content
+            if ti.turn.role != "user" and self.yes_no.search(said):
+                continue  # 你想去爬山吗 / 我不想: the reply answers it, no statement of the verb
+            toks = [t for t in ti.parse.tokens if t.text.strip()]
+            ends = {t.end for t in toks}
+            personal = self.personal if ti.turn.role != "user" else mv.user_personal
+            for c, find in carriers:
+                for hit in find.finditer(said):
+                    s, e = hit.span()
+                    # the carrier ends a word and opens it, or follows what may stand before
+                    # it inside one word (我会 / 不想)
+                    word = next((t for t in toks if t.start <= s < t.end), None)
+                    if said.startswith("不" + c, e):
+                        e += len(c) + 1  # 敢不敢换个头像: the verb phrase after the A-not-A
+                    if e not in ends or word is None:
+                        continue
+                    if mv.carrier_lead is not None and not mv.carrier_lead.match(
+                        said[word.start : s]
+                    ):
+                        continue
+                    rest = said[e:]
+                    stop = mv.vp_end.search(rest)
+                    vp = rest[: stop.start()] if stop is not None else rest
+                    if (
+                        not vp
+                        or (mv.vp_open is not None and mv.vp_open.match(vp))
+                        or (mv.vp_shape is not None and not mv.vp_shape.match(vp))
+                        or (personal is not None and personal.search(vp))
+                        or vp in text
+                        or _HAS_QWORD.search(rest[: len(vp) + 1])  # 你会什么: no yes/no question
+                    ):
+                        continue
+                    note = f"{m.group('m')} takes the verb phrase {vp!r} of {c} said there"
+                    return _resolved_from(
+                        state,
+                        mv.source,
+                        text[:at] + vp + text[at:],
+                        vp,
+                        ti,
+                        "obj",
+                        slot="object",
+                        note=note,
+                        confidence=0.6,
+                    )
+        return None
 
     def _how_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare how-question about a verb the last exchange asked about a topic, when nothing
