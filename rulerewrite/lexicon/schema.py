@@ -514,9 +514,21 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 我也想 / 你敢不敢 / 不可能: the verb phrase a modal of its family carries (ellipsis modal_vp)
     ("completeness", "modal_vp"): {
         **dict.fromkeys(
-            ("pattern", "carrier_lead", "vp_open", "vp_end", "vp_shape", "user_personal"), "regex"
+            (
+                "pattern",
+                "carrier_lead",
+                "vp_open",
+                "vp_end",
+                "vp_shape",
+                "user_personal",
+                "bare_vp",
+                "bare_vp_how",
+            ),
+            "regex",
         ),
         "carriers": "word_lists",
+        "bare_vp_objects": "words",
+        "bare_vp_not": "words",
     },
     # 有什么好吃的 / 有什么好的嘛: the kind the user's last turn named (ellipsis good_kind)
     ("completeness", "good_kind"): {

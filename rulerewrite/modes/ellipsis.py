@@ -105,6 +105,10 @@ class _ModalVp(RuleView):
     vp_end: re.Pattern[str] | None = None
     vp_shape: re.Pattern[str] | None = None
     user_personal: re.Pattern[str] | None = None
+    bare_vp: re.Pattern[str] | None = None
+    bare_vp_objects: frozenset[str] = frozenset()
+    bare_vp_not: frozenset[str] = frozenset()
+    bare_vp_how: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -520,6 +524,9 @@ class Ellipsis:
         self.mv_carriers = {
             str(k): tuple((str(c), re.compile(re.escape(str(c)))) for c in cs)
             for k, cs in carriers.items()
+        }
+        self.mv_modals = frozenset(self.mv_carriers) | {
+            c for cs in self.mv_carriers.values() for c, _f in cs
         }
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg = _NegationEcho.read(self.neg_rule)
@@ -1187,7 +1194,45 @@ class Ellipsis:
                         note=note,
                         confidence=0.6,
                     )
-        return None
+        if mv.bare_vp is None:
+            return None
+        # 怎么挣钱 / 打工 / 不愿意; 快来吃鸡 / 你会吗: the assistant's turn is a bare verb
+        # phrase it proposes (a lead or a final 吧), or its answer to the user's how-question
+        ti = exchange[1]
+        b = mv.bare_vp.match(ti.turn.content.strip())
+        how = mv.bare_vp_how is not None and mv.bare_vp_how.search(exchange[0].turn.content)
+        if b is None or not (b.group("lead") or b.group("end") or how):
+            return None
+        vp = b.group("vp")
+        words = [
+            t for t in ti.parse.tokens if b.start("vp") <= t.start < b.end("vp") and t.text.strip()
+        ]
+        kinds = [kind_of(t.pos, t.text) for t in words]
+        # verbs first (去看), then only what they take (电影 / 一局)
+        n = next((i for i, k in enumerate(kinds) if k != "VERB"), len(kinds))
+        if (
+            n == 0
+            or words[0].text in self.mv_modals
+            or words[0].text in mv.bare_vp_not
+            or any(t.text.startswith(self.negated) for t in words)
+            or not set(kinds[n:]) <= mv.bare_vp_objects
+            or self.personal.search(vp)
+            or vp in text
+            or _HAS_QWORD.search(vp)
+        ):
+            return None
+        note = f"{m.group('m')} takes the verb phrase {vp!r}, the whole turn"
+        return _resolved_from(
+            state,
+            mv.source,
+            text[:at] + vp + text[at:],
+            vp,
+            ti,
+            "obj",
+            slot="object",
+            note=note,
+            confidence=0.6,
+        )
 
     def _how_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare how-question about a verb the last exchange asked about a topic, when nothing
