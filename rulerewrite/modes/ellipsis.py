@@ -112,6 +112,16 @@ class _ModalVp(RuleView):
 
 
 @dataclass(frozen=True)
+class _ReallyEcho(RuleView):
+    """``really_echo``: k701太贵了 / 真的吗, the assistant's statement asked about again."""
+
+    pattern: re.Pattern[str] | None = None
+    statement: re.Pattern[str] | None = None
+    drop_end: re.Pattern[str] | None = None
+    subject_kinds: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class _ReplyLeadObject(RuleView):
     """``reply_lead_object``: 瓦力是你谁 / 我不认识, the short reply's lead is the object."""
 
@@ -516,6 +526,7 @@ class Ellipsis:
         self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
         # 怎么做 / 喝多少: the object the same verb had in the last exchange (how_echo)
         self.he = _HowEcho.read(lexicon.rule("completeness", "how_echo"))
+        self.re_echo = _ReallyEcho.read(lexicon.rule("completeness", "really_echo"))
         modal_vp = lexicon.rule("completeness", "modal_vp")
         self.mv = _ModalVp.read(modal_vp)
         carriers = (modal_vp.get("carriers") if modal_vp is not None else None) or {}
@@ -1606,6 +1617,7 @@ class Ellipsis:
             or self._who_answer(state, d, text)
             or self._confirm(state, d, text)
             or self._comment(state, d, text)
+            or self._really(state, d, text)
             or self._opinion(state, d, text)
         )
         if answer is not None:
@@ -3951,6 +3963,42 @@ class Ellipsis:
             slot="subject",
             note=f"{said} is said of {remark!r}",
             confidence=0.65,
+        )
+
+    def _really(self, state: State, d: Dialogue, text: str) -> State | None:
+        """真的吗 right after the assistant's statement about a thing the user's turn named
+        (rules/completeness.yaml ``really_echo``: k701是耳机 / k701太贵了 / 真的吗 -> k701真的太
+        贵了吗): the statement asked about again, 真的 after its subject."""
+        rv = self.re_echo
+        m = rv.pattern.match(text.strip()) if rv.pattern is not None else None
+        last = _answered(state, d)
+        if m is None or last is None or len(d.turns) < 2 or d.turns[-2].turn.role != "user":
+            return None
+        said = last.turn.content.strip()
+        if rv.drop_end is not None:
+            said = rv.drop_end.sub("", said)
+        if self.yes_no.search(said) or (rv.statement is not None and not rv.statement.match(said)):
+            return None
+        # the subject: the statement's first nouns, as the user's turn said them too
+        told = d.turns[-2].turn.content
+        end = 0
+        for t in last.parse.tokens:
+            if kind_of(t.pos, t.text) not in rv.subject_kinds or said[: t.end] not in told:
+                break
+            end = t.end
+        if end == 0 or end >= len(said) or self.personal.search(said[:end]):
+            return None
+        new = m.group("pre") + said[:end] + m.group("r") + said[end:] + m.group("pt")
+        return _resolved_from(
+            state,
+            rv.source,
+            new,
+            said,
+            last,
+            "statement",
+            slot="question",
+            note=f"{m.group('r')} asks about {said!r} again",
+            confidence=0.6,
         )
 
     def _evaluated(self, said: str) -> str | None:
