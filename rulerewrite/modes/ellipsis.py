@@ -109,6 +109,7 @@ class _ModalVp(RuleView):
     bare_vp_objects: frozenset[str] = frozenset()
     bare_vp_not: frozenset[str] = frozenset()
     bare_vp_how: re.Pattern[str] | None = None
+    clause_modals: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,10 @@ class _ReallyEcho(RuleView):
     statement: re.Pattern[str] | None = None
     drop_end: re.Pattern[str] | None = None
     subject_kinds: frozenset[str] = frozenset()
+    asked: re.Pattern[str] | None = None
+    confirm: re.Pattern[str] | None = None
+    asked_end: re.Pattern[str] | None = None
+    asked_subject: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -2924,6 +2929,14 @@ class Ellipsis:
                             kind_of(u.pos, u.text) in ("PUNCT", "PART")
                             or u.text in "吗么不没呢吧啊咩"
                             or is_question_word(u.text)
+                            # 会拍照的人: the modal's verb phrase is a relative clause, it ends
+                            # at its 的 (modal_vp clause_modals; not 喜欢透明的果冻)
+                            or (
+                                kind_of(u.pos, u.text) == "DE"
+                                and t.text in self.mv.clause_modals
+                                and bool(np)
+                                and kind_of(np[-1].pos, np[-1].text) == "VERB"
+                            )
                         ):
                             break
                         np.append(u)
@@ -3972,8 +3985,10 @@ class Ellipsis:
         rv = self.re_echo
         m = rv.pattern.match(text.strip()) if rv.pattern is not None else None
         last = _answered(state, d)
-        if m is None or last is None or len(d.turns) < 2 or d.turns[-2].turn.role != "user":
+        if last is None or len(d.turns) < 2 or d.turns[-2].turn.role != "user":
             return None
+        if m is None:
+            return self._really_asked(state, d, text, last)
         said = last.turn.content.strip()
         if rv.drop_end is not None:
             said = rv.drop_end.sub("", said)
@@ -3998,6 +4013,39 @@ class Ellipsis:
             "statement",
             slot="question",
             note=f"{m.group('r')} asks about {said!r} again",
+            confidence=0.6,
+        )
+
+    def _really_asked(self, state: State, d: Dialogue, text: str, last: TurnInfo) -> State | None:
+        """A bare 真的 after the assistant's short yes to the user's yes/no question (really_echo
+        ``asked``: 火箭能夺冠吗 / 能 / 真的 -> 火箭真的能夺冠): the question as a statement, 真的
+        after its subject (its first nouns or pronoun)."""
+        rv = self.re_echo
+        m = rv.asked.match(text.strip()) if rv.asked is not None else None
+        if m is None or rv.confirm is None or not rv.confirm.match(last.turn.content.strip()):
+            return None
+        asked = d.turns[-2]
+        q = asked.turn.content.strip()
+        if not self.yes_no.search(q) or rv.asked_end is None:
+            return None
+        q = rv.asked_end.sub("", q)
+        end = 0
+        for t in asked.parse.tokens:
+            if kind_of(t.pos, t.text) not in rv.asked_subject or t.end > len(q):
+                break
+            end = t.end
+        if end == 0 or end >= len(q) or _HAS_QWORD.search(q):
+            return None
+        new = m.group("pre") + q[:end] + m.group("r") + q[end:] + m.group("pt")
+        return _resolved_from(
+            state,
+            rv.source,
+            new,
+            q,
+            asked,
+            "statement",
+            slot="question",
+            note=f"{m.group('r')} asks again what {q!r} asked",
             confidence=0.6,
         )
 
