@@ -523,6 +523,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
                 "user_personal",
                 "bare_vp",
                 "bare_vp_how",
+                "how_vp",
             ),
             "regex",
         ),

@@ -110,6 +110,7 @@ class _ModalVp(RuleView):
     bare_vp_not: frozenset[str] = frozenset()
     bare_vp_how: re.Pattern[str] | None = None
     clause_modals: frozenset[str] = frozenset()
+    how_vp: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -1168,7 +1169,9 @@ class Ellipsis:
         for ti in (exchange[1], exchange[0]):
             said = ti.turn.content
             if ti.turn.role != "user" and self.yes_no.search(said):
-                continue  # 你想去爬山吗 / 我不想: the reply answers it, no statement of the verb
+                # 你想去爬山吗 / 我不想: the reply answers the question, no statement of the
+                # verb, and no modal of the user's turn before it is what it answers
+                return None
             toks = [t for t in ti.parse.tokens if t.text.strip()]
             ends = {t.end for t in toks}
             personal = self.personal if ti.turn.role != "user" else mv.user_personal
@@ -1210,34 +1213,13 @@ class Ellipsis:
                         note=note,
                         confidence=0.6,
                     )
-        if mv.bare_vp is None:
+        found = self._bare_vp(exchange, text)
+        if found is None:
             return None
-        # 怎么挣钱 / 打工 / 不愿意; 快来吃鸡 / 你会吗: the assistant's turn is a bare verb
-        # phrase it proposes (a lead or a final 吧), or its answer to the user's how-question
-        ti = exchange[1]
-        b = mv.bare_vp.match(ti.turn.content.strip())
-        how = mv.bare_vp_how is not None and mv.bare_vp_how.search(exchange[0].turn.content)
-        if b is None or not (b.group("lead") or b.group("end") or how):
-            return None
-        vp = b.group("vp")
-        words = [
-            t for t in ti.parse.tokens if b.start("vp") <= t.start < b.end("vp") and t.text.strip()
-        ]
-        kinds = [kind_of(t.pos, t.text) for t in words]
-        # verbs first (去看), then only what they take (电影 / 一局)
-        n = next((i for i, k in enumerate(kinds) if k != "VERB"), len(kinds))
-        if (
-            n == 0
-            or words[0].text in self.mv_modals
-            or words[0].text in mv.bare_vp_not
-            or any(t.text.startswith(self.negated) for t in words)
-            or not set(kinds[n:]) <= mv.bare_vp_objects
-            or self.personal.search(vp)
-            or vp in text
-            or _HAS_QWORD.search(vp)
-        ):
-            return None
-        note = f"{m.group('m')} takes the verb phrase {vp!r}, the whole turn"
+        vp, ti, how = found
+        note = f"{m.group('m')} takes the verb phrase {vp!r}, " + (
+            "what the user asked how to do" if how else "the whole turn"
+        )
         return _resolved_from(
             state,
             mv.source,
@@ -1249,6 +1231,57 @@ class Ellipsis:
             note=note,
             confidence=0.6,
         )
+
+    def _bare_vp(
+        self, exchange: tuple[TurnInfo, TurnInfo], text: str
+    ) -> tuple[str, TurnInfo, bool] | None:
+        """The verb phrase a bare modal takes failing a carrier (modal_vp ``bare_vp``): the
+        assistant's turn when it is a bare verb phrase it proposes (a lead or a final 吧) or
+        its answer to the user's how-question (怎么挣钱 / 打工 / 不愿意 -> 不愿意打工), else what
+        the user's how-question asked how to do (``how_vp``: 怎么戒烟 / 很难 / 我想 -> 我想戒烟);
+        with whether it is the latter."""
+        mv = self.mv
+        ti = exchange[1]
+        b = mv.bare_vp.match(ti.turn.content.strip()) if mv.bare_vp is not None else None
+        how = mv.bare_vp_how is not None and mv.bare_vp_how.search(exchange[0].turn.content)
+        if b is not None and (b.group("lead") or b.group("end") or how):
+            vp = b.group("vp")
+            words = [
+                t
+                for t in ti.parse.tokens
+                if b.start("vp") <= t.start < b.end("vp") and t.text.strip()
+            ]
+            kinds = [kind_of(t.pos, t.text) for t in words]
+            # verbs first (去看), then only what they take (电影 / 一局)
+            n = next((i for i, k in enumerate(kinds) if k != "VERB"), len(kinds))
+            if not (
+                n == 0
+                or words[0].text in self.mv_modals
+                or words[0].text in mv.bare_vp_not
+                or any(t.text.startswith(self.negated) for t in words)
+                or not set(kinds[n:]) <= mv.bare_vp_objects
+                or self.personal.search(vp)
+                or vp in text
+                or _HAS_QWORD.search(vp)
+            ):
+                return vp, ti, False
+        asked = exchange[0]
+        h = mv.how_vp.match(asked.turn.content.strip()) if mv.how_vp is not None else None
+        if h is None:
+            return None
+        vp = h.group("vp")
+        first = next((t for t in asked.parse.tokens if t.start == h.start("vp")), None)
+        if (
+            first is None
+            or kind_of(first.pos, first.text) not in ("VERB", "NOUN")  # jieba: 戒烟 n
+            or first.text in mv.bare_vp_not
+            or mv.user_personal is None
+            or mv.user_personal.search(vp)
+            or vp in text
+            or _HAS_QWORD.search(vp)
+        ):
+            return None
+        return vp, asked, True
 
     def _how_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare how-question about a verb the last exchange asked about a topic, when nothing
