@@ -518,6 +518,34 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "whole": "regex",
         "kinds": "words",
     },
+    # 我也想 / 你敢不敢 / 不可能: the verb phrase a modal of its family carries (ellipsis modal_vp)
+    ("completeness", "modal_vp"): {
+        **dict.fromkeys(
+            (
+                "pattern",
+                "carrier_lead",
+                "vp_open",
+                "vp_end",
+                "vp_shape",
+                "user_personal",
+                "bare_vp",
+                "bare_vp_how",
+                "how_vp",
+            ),
+            "regex",
+        ),
+        "carriers": "word_lists",
+        "bare_vp_objects": "words",
+        "bare_vp_not": "words",
+        "clause_modals": "words",
+    },
+    # k701太贵了 / 真的吗: the assistant's statement asked about again (ellipsis really_echo)
+    ("completeness", "really_echo"): {
+        **dict.fromkeys(
+            ("pattern", "statement", "drop_end", "asked", "confirm", "asked_end"), "regex"
+        ),
+        **dict.fromkeys(("subject_kinds", "asked_subject"), "words"),
+    },
     # 有什么好吃的 / 有什么好的嘛: the kind the user's last turn named (ellipsis good_kind)
     ("completeness", "good_kind"): {
         "pattern": "regex",

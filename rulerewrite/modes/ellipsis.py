@@ -95,6 +95,39 @@ class _HowEcho(RuleView):
 
 
 @dataclass(frozen=True)
+class _ModalVp(RuleView):
+    """``modal_vp``: 我也想 / 你敢不敢 / 不可能, a bare modal that takes the verb phrase a
+    modal of its family carries in the last exchange (``carriers`` are read apart)."""
+
+    pattern: re.Pattern[str] | None = None
+    carrier_lead: re.Pattern[str] | None = None
+    vp_open: re.Pattern[str] | None = None
+    vp_end: re.Pattern[str] | None = None
+    vp_shape: re.Pattern[str] | None = None
+    user_personal: re.Pattern[str] | None = None
+    bare_vp: re.Pattern[str] | None = None
+    bare_vp_objects: frozenset[str] = frozenset()
+    bare_vp_not: frozenset[str] = frozenset()
+    bare_vp_how: re.Pattern[str] | None = None
+    clause_modals: frozenset[str] = frozenset()
+    how_vp: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class _ReallyEcho(RuleView):
+    """``really_echo``: k701太贵了 / 真的吗, the assistant's statement asked about again."""
+
+    pattern: re.Pattern[str] | None = None
+    statement: re.Pattern[str] | None = None
+    drop_end: re.Pattern[str] | None = None
+    subject_kinds: frozenset[str] = frozenset()
+    asked: re.Pattern[str] | None = None
+    confirm: re.Pattern[str] | None = None
+    asked_end: re.Pattern[str] | None = None
+    asked_subject: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class _ReplyLeadObject(RuleView):
     """``reply_lead_object``: 瓦力是你谁 / 我不认识, the short reply's lead is the object."""
 
@@ -527,6 +560,19 @@ class Ellipsis:
         self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
         # 怎么做 / 喝多少: the object the same verb had in the last exchange (how_echo)
         self.he = _HowEcho.read(lexicon.rule("completeness", "how_echo"))
+        self.re_echo = _ReallyEcho.read(lexicon.rule("completeness", "really_echo"))
+        modal_vp = lexicon.rule("completeness", "modal_vp")
+        self.mv = _ModalVp.read(modal_vp)
+        carriers = (modal_vp.get("carriers") if modal_vp is not None else None) or {}
+        # per modal of the query, the modals whose verb phrase it takes, each found in a turn by
+        # one pattern
+        self.mv_carriers = {
+            str(k): tuple((str(c), re.compile(re.escape(str(c)))) for c in cs)
+            for k, cs in carriers.items()
+        }
+        self.mv_modals = frozenset(self.mv_carriers) | {
+            c for cs in self.mv_carriers.values() for c, _f in cs
+        }
         self.neg_rule = lexicon.rule("completeness", "negation_echo")
         self.neg = _NegationEcho.read(self.neg_rule)
         self.judged_answer_rule = lexicon.rule("completeness", "answer_judged")
@@ -629,6 +675,7 @@ class Ellipsis:
             (self._said_again(done, exchange) if exchange is not None else None)
             or (self._own_question(done, exchange) if exchange is not None else None)
             or (self._verb_object(done, exchange) if exchange is not None else None)
+            or (self._modal_vp(done, exchange) if exchange is not None else None)
             or (self._how_echo(done, exchange) if exchange is not None else None)
             or (self._how_asked(done, exchange) if exchange is not None else None)
             or (self._tell_asked(done, exchange) if exchange is not None else None)
@@ -1135,6 +1182,135 @@ class Ellipsis:
         note = f"{v} asked about how: its object {obj!r} as said there"
         return _object_after(state, he.source, text, at, obj, ti, note)
 
+    def _modal_vp(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare modal that leaves out its verb phrase, when nothing else completed the query
+        (rules/completeness.yaml ``modal_vp``: 我也想 / 你敢不敢 / 不可能): the verb phrase a
+        modal of its family (``carriers``) says in the last exchange, the assistant's turn
+        first, goes after the query's modal (我要出国了 / 真好 / 我不想 -> 我不想出国)."""
+        mv = self.mv
+        text = state.standalone.strip()
+        m = mv.pattern.match(text) if mv.pattern is not None else None
+        if m is None or mv.vp_end is None:
+            return None
+        carriers = self.mv_carriers.get(m.group("base") or m.group("ab") or "愿", ())
+        at = m.end("m")
+        for ti in (exchange[1], exchange[0]):
+            said = ti.turn.content
+            if ti.turn.role != "user" and self.yes_no.search(said):
+                # 你想去爬山吗 / 我不想: the reply answers the question, no statement of the
+                # verb, and no modal of the user's turn before it is what it answers
+                return None
+            toks = [t for t in ti.parse.tokens if t.text.strip()]
+            ends = {t.end for t in toks}
+            personal = self.personal if ti.turn.role != "user" else mv.user_personal
+            for c, find in carriers:
+                for hit in find.finditer(said):
+                    s, e = hit.span()
+                    # the carrier ends a word and opens it, or follows what may stand before
+                    # it inside one word (我会 / 不想)
+                    word = next((t for t in toks if t.start <= s < t.end), None)
+                    if said.startswith("不" + c, e):
+                        e += len(c) + 1  # 敢不敢换个头像: the verb phrase after the A-not-A
+                    if e not in ends or word is None:
+                        continue
+                    if mv.carrier_lead is not None and not mv.carrier_lead.match(
+                        said[word.start : s]
+                    ):
+                        continue
+                    rest = said[e:]
+                    stop = mv.vp_end.search(rest)
+                    vp = rest[: stop.start()] if stop is not None else rest
+                    if (
+                        not vp
+                        or (mv.vp_open is not None and mv.vp_open.match(vp))
+                        or (mv.vp_shape is not None and not mv.vp_shape.match(vp))
+                        or (personal is not None and personal.search(vp))
+                        or vp in text
+                        or _HAS_QWORD.search(rest[: len(vp) + 1])  # 你会什么: no yes/no question
+                    ):
+                        continue
+                    note = f"{m.group('m')} takes the verb phrase {vp!r} of {c} said there"
+                    return _resolved_from(
+                        state,
+                        mv.source,
+                        text[:at] + vp + text[at:],
+                        vp,
+                        ti,
+                        "obj",
+                        slot="object",
+                        note=note,
+                        confidence=0.6,
+                    )
+        found = self._bare_vp(exchange, text)
+        if found is None:
+            return None
+        vp, ti, how = found
+        note = f"{m.group('m')} takes the verb phrase {vp!r}, " + (
+            "what the user asked how to do" if how else "the whole turn"
+        )
+        return _resolved_from(
+            state,
+            mv.source,
+            text[:at] + vp + text[at:],
+            vp,
+            ti,
+            "obj",
+            slot="object",
+            note=note,
+            confidence=0.6,
+        )
+
+    def _bare_vp(
+        self, exchange: tuple[TurnInfo, TurnInfo], text: str
+    ) -> tuple[str, TurnInfo, bool] | None:
+        """The verb phrase a bare modal takes failing a carrier (modal_vp ``bare_vp``): the
+        assistant's turn when it is a bare verb phrase it proposes (a lead or a final 吧) or
+        its answer to the user's how-question (怎么挣钱 / 打工 / 不愿意 -> 不愿意打工), else what
+        the user's how-question asked how to do (``how_vp``: 怎么戒烟 / 很难 / 我想 -> 我想戒烟);
+        with whether it is the latter."""
+        mv = self.mv
+        ti = exchange[1]
+        b = mv.bare_vp.match(ti.turn.content.strip()) if mv.bare_vp is not None else None
+        how = mv.bare_vp_how is not None and mv.bare_vp_how.search(exchange[0].turn.content)
+        if b is not None and (b.group("lead") or b.group("end") or how):
+            vp = b.group("vp")
+            words = [
+                t
+                for t in ti.parse.tokens
+                if b.start("vp") <= t.start < b.end("vp") and t.text.strip()
+            ]
+            kinds = [kind_of(t.pos, t.text) for t in words]
+            # verbs first (去看), then only what they take (电影 / 一局)
+            n = next((i for i, k in enumerate(kinds) if k != "VERB"), len(kinds))
+            if not (
+                n == 0
+                or words[0].text in self.mv_modals
+                or words[0].text in mv.bare_vp_not
+                or any(t.text.startswith(self.negated) for t in words)
+                or not set(kinds[n:]) <= mv.bare_vp_objects
+                or self.personal.search(vp)
+                or vp in text
+                or _HAS_QWORD.search(vp)
+            ):
+                return vp, ti, False
+        asked = exchange[0]
+        h = mv.how_vp.match(asked.turn.content.strip()) if mv.how_vp is not None else None
+        if h is None:
+            return None
+        vp = h.group("vp")
+        first = next((t for t in asked.parse.tokens if t.start == h.start("vp")), None)
+        if (
+            first is None
+            or kind_of(first.pos, first.text) not in ("VERB", "NOUN")  # jieba: 戒烟 n
+            or first.text in mv.bare_vp_not
+            or mv.user_personal is None
+            or mv.user_personal.search(vp)
+            or vp in text
+            or _HAS_QWORD.search(vp)
+        ):
+            return None
+        return vp, asked, True
+
     def _how_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare how-question about a verb the last exchange asked about a topic, when nothing
         else completed the query (rules/completeness.yaml how_echo ``asked``): the topic goes
@@ -1510,6 +1686,7 @@ class Ellipsis:
             or self._who_answer(state, d, text)
             or self._confirm(state, d, text)
             or self._comment(state, d, text)
+            or self._really(state, d, text)
             or self._opinion(state, d, text)
         )
         if answer is not None:
@@ -2821,6 +2998,14 @@ class Ellipsis:
                             kind_of(u.pos, u.text) in ("PUNCT", "PART")
                             or u.text in "吗么不没呢吧啊咩"
                             or is_question_word(u.text)
+                            # 会拍照的人: the modal's verb phrase is a relative clause, it ends
+                            # at its 的 (modal_vp clause_modals; not 喜欢透明的果冻)
+                            or (
+                                kind_of(u.pos, u.text) == "DE"
+                                and t.text in self.mv.clause_modals
+                                and bool(np)
+                                and kind_of(np[-1].pos, np[-1].text) == "VERB"
+                            )
                         ):
                             break
                         np.append(u)
@@ -4038,6 +4223,77 @@ class Ellipsis:
             slot="subject",
             note=f"{said} is said of {remark!r}",
             confidence=0.65,
+        )
+
+    def _really(self, state: State, d: Dialogue, text: str) -> State | None:
+        """真的吗 right after the assistant's statement about a thing the user's turn named
+        (rules/completeness.yaml ``really_echo``: k701是耳机 / k701太贵了 / 真的吗 -> k701真的太
+        贵了吗): the statement asked about again, 真的 after its subject."""
+        rv = self.re_echo
+        m = rv.pattern.match(text.strip()) if rv.pattern is not None else None
+        last = _answered(state, d)
+        if last is None or len(d.turns) < 2 or d.turns[-2].turn.role != "user":
+            return None
+        if m is None:
+            return self._really_asked(state, d, text, last)
+        said = last.turn.content.strip()
+        if rv.drop_end is not None:
+            said = rv.drop_end.sub("", said)
+        if self.yes_no.search(said) or (rv.statement is not None and not rv.statement.match(said)):
+            return None
+        # the subject: the statement's first nouns, as the user's turn said them too
+        told = d.turns[-2].turn.content
+        end = 0
+        for t in last.parse.tokens:
+            if kind_of(t.pos, t.text) not in rv.subject_kinds or said[: t.end] not in told:
+                break
+            end = t.end
+        if end == 0 or end >= len(said) or self.personal.search(said[:end]):
+            return None
+        new = m.group("pre") + said[:end] + m.group("r") + said[end:] + m.group("pt")
+        return _resolved_from(
+            state,
+            rv.source,
+            new,
+            said,
+            last,
+            "statement",
+            slot="question",
+            note=f"{m.group('r')} asks about {said!r} again",
+            confidence=0.6,
+        )
+
+    def _really_asked(self, state: State, d: Dialogue, text: str, last: TurnInfo) -> State | None:
+        """A bare 真的 after the assistant's short yes to the user's yes/no question (really_echo
+        ``asked``: 火箭能夺冠吗 / 能 / 真的 -> 火箭真的能夺冠): the question as a statement, 真的
+        after its subject (its first nouns or pronoun)."""
+        rv = self.re_echo
+        m = rv.asked.match(text.strip()) if rv.asked is not None else None
+        if m is None or rv.confirm is None or not rv.confirm.match(last.turn.content.strip()):
+            return None
+        asked = d.turns[-2]
+        q = asked.turn.content.strip()
+        if not self.yes_no.search(q) or rv.asked_end is None:
+            return None
+        q = rv.asked_end.sub("", q)
+        end = 0
+        for t in asked.parse.tokens:
+            if kind_of(t.pos, t.text) not in rv.asked_subject or t.end > len(q):
+                break
+            end = t.end
+        if end == 0 or end >= len(q) or _HAS_QWORD.search(q):
+            return None
+        new = m.group("pre") + q[:end] + m.group("r") + q[end:] + m.group("pt")
+        return _resolved_from(
+            state,
+            rv.source,
+            new,
+            q,
+            asked,
+            "statement",
+            slot="question",
+            note=f"{m.group('r')} asks again what {q!r} asked",
+            confidence=0.6,
         )
 
     def _evaluated(self, said: str) -> str | None:
