@@ -188,6 +188,7 @@ class Ellipsis:
         self.offer_end = rule_pattern(pats, "offer_end") or never
         self.offer_clause = rule_pattern(pats, "offer_clause") or never
         self.how = rule_pattern(pats, "how") or never
+        self.taste = rule_pattern(pats, "taste")
         self.possessor = rule_pattern(pats, "possessor") or never
         self.yes_no = rule_pattern(pats, "yes_no") or never
         self.final_mood = rule_pattern(pats, "final_mood") or never
@@ -431,6 +432,10 @@ class Ellipsis:
         # tells: its object may take what a question's topic may take
         self.object_kinds = self.salient_kinds | frozenset(self.mt.values.get("salient_object", []))
         self.statement_any_kinds = frozenset(self.mt.values.get("salient_statement_any", []))
+        # a comment on a taste (ellipsis_patterns taste) may take these, not these types
+        self.taste_kinds = frozenset(self.mt.values.get("salient_taste", []))
+        self.taste_not_types = frozenset(self.mt.values.get("taste_not_types", []))
+        self.taste_min = float(self.mt.values.get("taste_min_score", self.min_score))
         # a verb left without its object after a reply that names nothing: the thing of the
         # user's own last turn (quiet_reply in the thresholds)
         quiet = self.mt.values.get("quiet_reply") or {}
@@ -1622,6 +1627,16 @@ class Ellipsis:
             floor = self.min_score_question
         if kind == "subject" and self._judged_again(best, d, text):
             kinds = kinds | {"lead"}  # 高数好难 / 别怕没那么难 / 真的难: judged again
+        if (
+            kind == "subject"
+            and self.taste is not None
+            and best.mention.etype not in self.taste_not_types
+            and best.mention.head not in self.attribute_nouns  # 味道不错: no food of its own
+            and self.taste.match(text)
+            and not self._asked_back(best, d)
+        ):
+            kinds = kinds | self.taste_kinds  # 好吃极了 / 太甜: a food, however it ranks
+            floor = min(floor, self.taste_min)
         if kind == "object":
             kinds = kinds | self.object_kinds
             if self._evaluated_lead(best, d):
@@ -2025,6 +2040,18 @@ class Ellipsis:
         ):
             return last.text
         return None
+
+    def _asked_back(self, best: Any, d: Dialogue) -> bool:
+        """The assistant's reply asks a question back, by a question word or 吗, and the
+        candidate is not its own (问一下酸辣粉好吃吗 / 好吃的东西可多了你要哪种): the exchange
+        moved on from the user's thing (not a mere 呢: 你这么一说我也想吃了呢)."""
+        reply = d.turns[-1] if d.turns else None
+        if reply is None or reply.turn.role != "assistant" or best.mention.turn == reply.turn.index:
+            return False
+        said = reply.turn.content
+        return bool(self.yes_no.search(said)) or any(
+            is_question_word(t.text) for t in reply.parse.tokens
+        )
 
     def _judged_again(self, best: Any, d: Dialogue, text: str) -> bool:
         """The query judges again, with the same word, what the last user turn opened with and
