@@ -1519,6 +1519,15 @@ class Ellipsis:
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
             framed = self._gap(parse, counted, skip=self.frame)
             gap = framed if framed is not None and framed[0] == "subject" else None
+        tasted = self.taste.match(text) if gap is None and self.taste is not None else None
+        if tasted is not None:
+            # 真香 / 但是有点腻 (jieba: 香 a place, 腻 a verb): the food a turn of eating named
+            # first (typed_comment: 不吃粗粮 / 好难吃), else the subject goes after the lead
+            exchange = last_exchange(state, d)
+            typed = self._typed_comment(state, exchange) if exchange is not None else None
+            if typed is not None:
+                return typed
+            gap = ("subject", tasted.end("lead"))
         how = self.how_object.match(text) if self.how_object is not None else None
         if how is not None and gap is not None and gap[0] == "subject":
             gap = ("subject", how.end("v"))  # 你怎么知道 -> 你怎么知道X: a how-verb's object
