@@ -1636,16 +1636,14 @@ class Ellipsis:
             floor = self.min_score_question
         if kind == "subject" and self._judged_again(best, d, text):
             kinds = kinds | {"lead"}  # 高数好难 / 别怕没那么难 / 真的难: judged again
-        if (
+        tastes = (
             kind == "subject"
             and self.taste is not None
             and best.mention.etype not in self.taste_not_types
             and best.mention.head not in self.attribute_nouns  # 味道不错: no food of its own
-            and self.taste.match(text)
+            and self.taste.match(text) is not None
             and not self._asked_back(best, d)
-        ):
-            kinds = kinds | self.taste_kinds  # 好吃极了 / 太甜: a food, however it ranks
-            floor = min(floor, self.taste_min)
+        )
         if kind == "object":
             kinds = kinds | self.object_kinds
             if self._evaluated_lead(best, d):
@@ -1671,6 +1669,9 @@ class Ellipsis:
         confident = self._confident(cands, kinds, floor)  # the same candidates, kinds and floor
         if named is None and len(text) <= self.offered_len and not confident:
             named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
+        if named is None and not confident and tastes:
+            # 好吃极了 / 太甜: a food, however it ranks (after the thing the reply offered)
+            confident = self._confident(cands, kinds | self.taste_kinds, min(floor, self.taste_min))
         if named is None and kind == "object" and not confident:
             named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
         if named is not None:
