@@ -487,6 +487,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "negated_end",
             "number",
             "taste",
+            "kind_comment",
         ),
         "regex",
     ),

@@ -189,6 +189,7 @@ class Ellipsis:
         self.offer_clause = rule_pattern(pats, "offer_clause") or never
         self.how = rule_pattern(pats, "how") or never
         self.taste = rule_pattern(pats, "taste")
+        self.kind_comment = rule_pattern(pats, "kind_comment")
         self.possessor = rule_pattern(pats, "possessor") or never
         self.yes_no = rule_pattern(pats, "yes_no") or never
         self.final_mood = rule_pattern(pats, "final_mood") or never
@@ -436,6 +437,8 @@ class Ellipsis:
         self.taste_kinds = frozenset(self.mt.values.get("salient_taste", []))
         self.taste_not_types = frozenset(self.mt.values.get("taste_not_types", []))
         self.taste_min = float(self.mt.values.get("taste_min_score", self.min_score))
+        self.kind_comment_kinds = frozenset(self.mt.values.get("salient_kind_comment", []))
+        self.kind_comment_min = float(self.mt.values.get("kind_comment_min_score", self.min_score))
         # a verb left without its object after a reply that names nothing: the thing of the
         # user's own last turn (quiet_reply in the thresholds)
         quiet = self.mt.values.get("quiet_reply") or {}
@@ -1672,6 +1675,17 @@ class Ellipsis:
         if named is None and not confident and tastes:
             # 好吃极了 / 太甜: a food, however it ranks (after the thing the reply offered)
             confident = self._confident(cands, kinds | self.taste_kinds, min(floor, self.taste_min))
+        if (
+            named is None
+            and not confident
+            and kind == "subject"
+            and self.kind_comment is not None
+            and self.kind_comment.search(text) is not None
+        ):
+            # 毁童年的动漫 / 是很出名的明星: what kind of thing the exchange's thing is
+            confident = self._confident(
+                cands, kinds | self.kind_comment_kinds, min(floor, self.kind_comment_min)
+            )
         if named is None and kind == "object" and not confident:
             named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
         if named is not None:
