@@ -486,6 +486,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "final_mood",
             "negated_end",
             "number",
+            "taste",
+            "kind_comment",
         ),
         "regex",
     ),

@@ -238,6 +238,8 @@ class Ellipsis:
         self.offer_end = rule_pattern(pats, "offer_end") or never
         self.offer_clause = rule_pattern(pats, "offer_clause") or never
         self.how = rule_pattern(pats, "how") or never
+        self.taste = rule_pattern(pats, "taste")
+        self.kind_comment = rule_pattern(pats, "kind_comment")
         self.possessor = rule_pattern(pats, "possessor") or never
         self.yes_no = rule_pattern(pats, "yes_no") or never
         self.final_mood = rule_pattern(pats, "final_mood") or never
@@ -492,6 +494,12 @@ class Ellipsis:
         # tells: its object may take what a question's topic may take
         self.object_kinds = self.salient_kinds | frozenset(self.mt.values.get("salient_object", []))
         self.statement_any_kinds = frozenset(self.mt.values.get("salient_statement_any", []))
+        # a comment on a taste (ellipsis_patterns taste) may take these, not these types
+        self.taste_kinds = frozenset(self.mt.values.get("salient_taste", []))
+        self.taste_not_types = frozenset(self.mt.values.get("taste_not_types", []))
+        self.taste_min = float(self.mt.values.get("taste_min_score", self.min_score))
+        self.kind_comment_kinds = frozenset(self.mt.values.get("salient_kind_comment", []))
+        self.kind_comment_min = float(self.mt.values.get("kind_comment_min_score", self.min_score))
         # a verb left without its object after a reply that names nothing: the thing of the
         # user's own last turn (quiet_reply in the thresholds)
         quiet = self.mt.values.get("quiet_reply") or {}
@@ -1722,6 +1730,15 @@ class Ellipsis:
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
             framed = self._gap(parse, counted, skip=self.frame)
             gap = framed if framed is not None and framed[0] == "subject" else None
+        tasted = self.taste.match(text) if gap is None and self.taste is not None else None
+        if tasted is not None:
+            # 真香 / 但是有点腻 (jieba: 香 a place, 腻 a verb): the food a turn of eating named
+            # first (typed_comment: 不吃粗粮 / 好难吃), else the subject goes after the lead
+            exchange = last_exchange(state, d)
+            typed = self._typed_comment(state, exchange) if exchange is not None else None
+            if typed is not None:
+                return typed
+            gap = ("subject", tasted.end("lead"))
         how = self.how_object.match(text) if self.how_object is not None else None
         if how is not None and gap is not None and gap[0] == "subject":
             gap = ("subject", how.end("v"))  # 你怎么知道 -> 你怎么知道X: a how-verb's object
@@ -1830,6 +1847,14 @@ class Ellipsis:
             floor = self.min_score_question
         if kind == "subject" and self._judged_again(best, d, text):
             kinds = kinds | {"lead"}  # 高数好难 / 别怕没那么难 / 真的难: judged again
+        tastes = (
+            kind == "subject"
+            and self.taste is not None
+            and best.mention.etype not in self.taste_not_types
+            and best.mention.head not in self.attribute_nouns  # 味道不错: no food of its own
+            and self.taste.match(text) is not None
+            and not self._asked_back(best, d)
+        )
         if kind == "object":
             kinds = kinds | self.object_kinds
             if self._evaluated_lead(best, d):
@@ -1855,6 +1880,20 @@ class Ellipsis:
         confident = self._confident(cands, kinds, floor)  # the same candidates, kinds and floor
         if named is None and len(text) <= self.offered_len and not confident:
             named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
+        if named is None and not confident and tastes:
+            # 好吃极了 / 太甜: a food, however it ranks (after the thing the reply offered)
+            confident = self._confident(cands, kinds | self.taste_kinds, min(floor, self.taste_min))
+        if (
+            named is None
+            and not confident
+            and kind == "subject"
+            and self.kind_comment is not None
+            and self.kind_comment.search(text) is not None
+        ):
+            # 毁童年的动漫 / 是很出名的明星: what kind of thing the exchange's thing is
+            confident = self._confident(
+                cands, kinds | self.kind_comment_kinds, min(floor, self.kind_comment_min)
+            )
         if named is None and kind == "object" and not confident:
             named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
         if named is not None:
@@ -2233,6 +2272,18 @@ class Ellipsis:
         ):
             return last.text
         return None
+
+    def _asked_back(self, best: Any, d: Dialogue) -> bool:
+        """The assistant's reply asks a question back, by a question word or 吗, and the
+        candidate is not its own (问一下酸辣粉好吃吗 / 好吃的东西可多了你要哪种): the exchange
+        moved on from the user's thing (not a mere 呢: 你这么一说我也想吃了呢)."""
+        reply = d.turns[-1] if d.turns else None
+        if reply is None or reply.turn.role != "assistant" or best.mention.turn == reply.turn.index:
+            return False
+        said = reply.turn.content
+        return bool(self.yes_no.search(said)) or any(
+            is_question_word(t.text) for t in reply.parse.tokens
+        )
 
     def _judged_again(self, best: Any, d: Dialogue, text: str) -> bool:
         """The query judges again, with the same word, what the last user turn opened with and
