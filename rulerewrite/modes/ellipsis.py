@@ -552,6 +552,13 @@ class Ellipsis:
         self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
         self.vo_open_glued = rule_pattern(self.vo_rule, "open_glued")
         self.vo_open_joined = rule_words(self.vo_rule, "open_joined")
+        # 卤煮 / 我知道有个零食叫卤煮 / 你喜欢吃吗: the one phrase both turns say (shared_*)
+        self.vo_shared_min = int((self.vo_rule.get("shared_min") if self.vo_rule else 0) or 0)
+        self.vo_shared = self.vo_shared_min > 0
+        self.vo_shared_len = int((self.vo_rule.get("shared_max_query") if self.vo_rule else 0) or 0)
+        self.vo_shared_not_verbs = rule_words(self.vo_rule, "shared_not_verbs")
+        self.vo_shared_not = rule_pattern(self.vo_rule, "shared_not_topic")
+        self.vo_shared_not_types = rule_words(self.vo_rule, "shared_not_types")
         # 活着是谁写的 / 余华 / 你爱看吗: the one topic of the verb's type the user named
         # (``open_topic_types`` per verb, ``open_topic_frames`` typing the topic frames)
         tt = (self.vo_rule.get("open_topic_types") if self.vo_rule else None) or {}
@@ -1134,9 +1141,14 @@ class Ellipsis:
         # thing talked about alone (not a reply to an earlier turn of the assistant's)
         told = exchange[0]
         k = told.turn.index
-        if 0 < k <= len(state.history) and state.history[k - 1].role != "user":
-            return None
-        topic = self._bare_topic(told) or self._judged_lead(told)
+        topic = None
+        if not (0 < k <= len(state.history) and state.history[k - 1].role != "user"):
+            topic = self._bare_topic(told) or self._judged_lead(told)
+        if topic is None and (not m.group("to") or v in self.mt.vo_give):
+            topic = self._shared_topic(exchange, v, text, m.start("v"))
+            if topic is not None:
+                note = f"{v} takes {topic!r}, the topic both turns of the last exchange say"
+                return _object_after(state, rule.source, text, at, topic, told, note)
         if topic is None or topic in text:
             return None
         note = f"{v} takes the topic {topic!r} the user named"
@@ -1426,7 +1438,9 @@ class Ellipsis:
             (exchange[1], exchange[0]), (v, *self.vo_kinds.get(v, ())), query=text
         )
         if said is None:
-            topic = self._typed_topic(exchange, v, text)
+            topic = self._typed_topic(exchange, v, text) or self._shared_topic(
+                exchange, v, text, m.start("v")
+            )
             if topic is None:
                 return None
             note = f"{v} takes the topic {topic!r} the user named, of its type"
@@ -1587,6 +1601,47 @@ class Ellipsis:
             if self.vo_judged.match(said[m.end :]):
                 return said[: m.end]
         return None
+
+    def _shared_topic(
+        self, exchange: tuple[TurnInfo, TurnInfo], verb: str, text: str, at: int
+    ) -> str | None:
+        """The one noun phrase the user's turn of the last exchange names and the assistant's
+        turn says again (卤煮 / 我知道有个零食叫卤煮: 卤煮), the topic a bare verb of the query
+        takes when no turn gave the verb an object (rules/completeness.yaml verb_object
+        ``shared_min`` …). A phrase inside a longer one of the set is the same topic; None when
+        there is none, more than one, or the query says it; never for a verb of
+        ``shared_not_verbs`` (去 / 看 take a place or a purpose more often than the topic: 买菜去 / 写给
+        我看看), a query longer than ``shared_max_query`` nor a phrase matching
+        ``shared_not_topic`` (那里 / 13号), a dictionary entity of a type of
+        ``shared_not_types`` (a place is where, not what: 去吃 / 昆明) or a kind noun (公司: 京东方是什么公司); nor when a noun comes before the verb (``at``) in
+        the query (对北京不了解 / 奥美拉唑儿童怎么吃: the verb has its topic)."""
+        if not self.vo_shared or verb in self.vo_shared_not_verbs or len(text) > self.vo_shared_len:
+            return None
+        if any(
+            kind_of(t.pos, t.text) == "NOUN" and not t.pos.startswith("t")
+            for t in self.mt.parse(text[:at]).tokens
+        ):
+            return None
+        told, last = exchange
+        reply = last.turn.content
+        found = {
+            m.text
+            for m in told.mentions
+            if self.vo_shared_min <= len(m.text) <= self.vo_max
+            and m.text in reply
+            and not m.is_set
+            and not self.personal.search(m.text)
+            and not _HAS_QWORD.search(m.text)
+            and not self.mt.is_clause(m)
+            and not (self.vo_shared_not is not None and self.vo_shared_not.search(m.text))
+            and not (m.protected and m.etype in self.vo_shared_not_types)
+            and not self.mt.is_category(m.text)
+        }
+        found = {f for f in found if not any(f != g and f in g for g in found)}
+        if len(found) != 1:
+            return None
+        topic = found.pop()
+        return None if topic in text else topic
 
     def _bare_topic(self, ti: TurnInfo) -> str | None:
         """The whole of turn ``ti`` when it is a bare noun phrase (剑风传奇 / 猪肘子呀): nouns, a
