@@ -131,6 +131,18 @@ class _LoneAntecedent(RuleView):
 
 
 @dataclass(frozen=True)
+class _LonePlace(RuleView):
+    """``lone_place``: 马尔代夫 / … / 因为我喜欢那里, a place reference with no phrase typed a
+    place takes the one thing the last exchange talked about."""
+
+    refs: frozenset[str] = frozenset()
+    margin: float = 1.0
+    salient: frozenset[str] = frozenset()
+    not_types: frozenset[str] = frozenset()
+    locative_before: re.Pattern[str] | None = key(ending=True)
+
+
+@dataclass(frozen=True)
 class _StatementPerson(RuleView):
     """``statement_person``: 男的女的 / 王凯是男的 / 你看过他的电视剧吗, in a narrative
     statement 他 / 她 take the one name the last exchange said."""
@@ -405,6 +417,7 @@ class Coreference:
         # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
         # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
         self.lone = _LoneAntecedent.read(lexicon.rule("coreference", "lone_antecedent"))
+        self.lone_place = _LonePlace.read(lexicon.rule("coreference", "lone_place"))
         # 男的女的 / 王凯是男的 / 你看过他的电视剧吗: in a narrative statement 他 / 她 take the
         # one name the last exchange said (rules/coreference.yaml ``statement_person``)
         self.sp = _StatementPerson.read(lexicon.rule("coreference", "statement_person"))
@@ -740,6 +753,15 @@ class Coreference:
             if animal is not None:
                 why = f"the one animal the last exchange named ({self.animal.source})"
                 return self._replace(state, ref, Candidate(animal, self.min_score, why), ref.end)
+        if not good and ref.etype == "place" and ref.text in self.lone_place.refs:
+            place = self._lone_place(d, window, orig_text, ref)
+            if place is not None:
+                why = (
+                    f"{place.why}; the one thing the last exchange named ({self.lone_place.source})"
+                )
+                return self._replace(
+                    state, ref, Candidate(place.mention, place.score, why), ref.end
+                )
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
@@ -1193,6 +1215,26 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _lone_place(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
+        """What a place reference (那里 / 这儿) points at when the last exchange types no phrase
+        a place (rules/coreference.yaml ``lone_place``): the clear leader of the exchange, of
+        any tag but ``not_types``, salient in one of the ``salient`` ways, no kind of thing and
+        no demonstrative; none right after a verb of being or going somewhere. None otherwise."""
+        lp = self.lone_place
+        if lp.locative_before is not None and lp.locative_before.search(text, 0, ref.start):
+            return None  # 在这里 / 去那儿: where something is, a phrase typed a place only
+        best = self._clear_leader(d, window, text, lp.margin)
+        if best is None or not salient(best, lp.salient):
+            return None
+        m = best.mention
+        if (
+            m.etype in lp.not_types
+            or _DEMONSTRATIVE.search(m.text)
+            or self.mt.is_category(m.text.lstrip(_MEASURES))
+        ):
+            return None
+        return best
 
     def _called_name(self, state: State, text: str) -> Mention | None:
         """The name a turn of the last exchange, the user's first, calls someone or something
