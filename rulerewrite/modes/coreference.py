@@ -93,6 +93,16 @@ class _ProblemThen(RuleView):
 
 
 @dataclass(frozen=True)
+class _LineOfWork(RuleView):
+    """``line_of_work``: 做园艺的 / … / 你对这行很熟悉, the field the user's last turn named."""
+
+    drop: re.Pattern[str] | None = None
+    heads: frozenset[str] = frozenset()
+    pos: frozenset[str] = frozenset()
+    min_len: int = 2
+
+
+@dataclass(frozen=True)
 class _AskedQuestion(RuleView):
     """``asked_question``: 回答我这个问题, the question the last exchange asked."""
 
@@ -383,6 +393,7 @@ class Coreference:
         self.segmenter = lexicon.segmenter
         # 我冷 / … / 那怎么办: the trouble the last exchange stated (``problem_then``)
         self.pt = _ProblemThen.read(lexicon.rule("coreference", "problem_then"))
+        self.lw = _LineOfWork.read(lexicon.rule("coreference", "line_of_work"))
         # 回答我这个问题: the question the last exchange asked (``asked_question``)
         self.aq = _AskedQuestion.read(lexicon.rule("coreference", "asked_question"))
         # 我在吃辣条 / 我喜欢吃这个: the object of the same verb (``verb_object``)
@@ -547,6 +558,12 @@ class Coreference:
                 return state  # 那 is the conjunction: nothing to say what it stands for
             why = f"the trouble the last exchange stated ({self.pt.source})"
             return self._replace(state, ref, Candidate(trouble, self.min_score, why), ref.end)
+        if ref.source == (self.lw.source or None):
+            field = self._line_of_work(state)
+            if field is None:
+                return state  # no field named: 这行 is left as it is
+            why = f"the field the user's last turn named ({self.lw.source})"
+            return self._replace(state, ref, Candidate(field, self.min_score, why), ref.end)
         if self.not_refs is not None and any(
             m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
         ):
@@ -1868,6 +1885,28 @@ class Coreference:
                 at = turn.content.find(trouble)
                 return said_mention(trouble, "thing", turn, "obj", max(at, 0), self.pt.source)
         return None
+
+    def _line_of_work(self, state: State) -> Mention | None:
+        """The field the user's last turn named (rules/coreference.yaml ``line_of_work``: 做园艺的
+        -> 园艺, 广告行业的 -> 广告行业): its last word, ``drop`` cut, a noun or a verb of at
+        least ``min_len`` characters, with the word before a field head. None otherwise."""
+        turn = next((t for t in reversed(state.history) if t.role == "user"), None)
+        if turn is None:
+            return None
+        said = turn.content.strip()
+        if self.lw.drop is not None:
+            said = self.lw.drop.sub("", said)
+        toks = self.mt.parse(said).tokens if said else ()
+        if not toks or toks[-1].pos not in self.lw.pos:
+            return None
+        start = toks[-1].start
+        if toks[-1].text in self.lw.heads and len(toks) > 1 and toks[-2].pos in self.lw.pos:
+            start = toks[-2].start
+        field = said[start:]
+        if len(field) < self.lw.min_len:
+            return None
+        at = turn.content.find(field)
+        return said_mention(field, "thing", turn, "obj", max(at, 0), self.lw.source)
 
     def _asked_question(self, state: State, text: str) -> Mention | None:
         """The question a turn of the last exchange asked, the reply first (rules/
