@@ -150,6 +150,7 @@ class _LonePlace(RuleView):
     salient: frozenset[str] = frozenset()
     not_types: frozenset[str] = frozenset()
     locative_before: re.Pattern[str] | None = key(ending=True)
+    types: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -660,14 +661,18 @@ class Coreference:
             # 那是哪里 / 那是啥地方: a 那 that may be anyone or anything asks about a place here,
             # and a place jieba tags as a name (景德镇 nr) is no person
             animacy = "nonhuman"
+        # 那里 / 这儿: a place, or an organisation (rules/coreference.yaml lone_place ``types``)
+        place_types = self.lone_place.types if ref.etype == "place" else frozenset()
         cands = self.mt.rank(
             d,
             text=orig_text,
             animacy=animacy,
             noun=ref.noun,
-            etype=ref.etype,
+            etype=None if place_types else ref.etype,
             titles_only=ref.kind == "pronoun",
         )
+        if place_types:
+            cands = [c for c in cands if c.mention.etype in place_types]
         last = d.turns[-(self.max_back + 1) :]
         window = {ti.turn.index for ti in last}
         chain = human and any(_PERSON_PRONOUN.search(ti.turn.content) for ti in last)
@@ -732,6 +737,8 @@ class Coreference:
             own_names=self.mt.own_names,
             versions=self.mt.version_suffix,
         )
+        if good and place_types:
+            good = self._place_choice(d, window, orig_text, ref, good, cands)
         # 我喜欢吃这个: what the query eats, hears or plays is what the same verb had in the
         # last exchange; failing that, for a verb of eating or drinking (``consume``), the one
         # thing the exchange named is no such object (今天天气真好 / 阳光很足 / 我不爱吃这个
@@ -770,7 +777,16 @@ class Coreference:
             if animal is not None:
                 why = f"the one animal the last exchange named ({self.animal.source})"
                 return self._replace(state, ref, Candidate(animal, self.min_score, why), ref.end)
-        if not good and ref.etype == "place" and ref.text in self.lone_place.refs:
+        if (
+            not good
+            and ref.etype == "place"
+            and ref.text in self.lone_place.refs
+            and not (
+                self.lone_place.locative_before is not None
+                and self.lone_place.locative_before.search(orig_text, 0, ref.start)
+            )
+        ):
+            # 在这里 / 去那儿 (after a verb of being or going): a phrase typed a place only
             place = self._lone_place(d, window, orig_text, ref)
             if place is not None:
                 why = (
@@ -1239,8 +1255,6 @@ class Coreference:
         any tag but ``not_types``, salient in one of the ``salient`` ways, no kind of thing and
         no demonstrative; none right after a verb of being or going somewhere. None otherwise."""
         lp = self.lone_place
-        if lp.locative_before is not None and lp.locative_before.search(text, 0, ref.start):
-            return None  # 在这里 / 去那儿: where something is, a phrase typed a place only
         best = self._clear_leader(d, window, text, lp.margin)
         if best is None or not salient(best, lp.salient):
             return None
@@ -1252,6 +1266,47 @@ class Coreference:
         ):
             return None
         return best
+
+    def _place_choice(
+        self,
+        d: Any,
+        window: set[int],
+        text: str,
+        ref: Ref,
+        good: list[Candidate],
+        cands: list[Candidate],
+    ) -> list[Candidate]:
+        """``good`` for a place reference, its best first (rules/coreference.yaml ``lone_place``):
+        the longer name the user's last turn said that opens with the best place (悉尼 ->
+        悉尼歌剧院); else, when the best place is none of the ``salient`` kinds, the exchange's
+        clear leader of any tag that is one and scores ``margin`` above it (非洲 -> 好望角)."""
+        if ref.text not in self.lone_place.refs:
+            return good
+        best = good[0]
+        lu = d.last_user()
+        if lu is not None:
+            bt = best.mention.text
+            longer = [
+                c
+                for c in cands
+                if c.mention.turn == lu.turn.index
+                and len(c.mention.text) > len(bt)
+                and c.mention.text.startswith(bt)
+            ]
+            if longer:
+                why = f"{best.why}; the longer name the user said ({self.lone_place.source})"
+                return [Candidate(longer[0].mention, best.score, why), *good[1:]]
+        if salient(best, self.lone_place.salient):
+            return good
+        leader = self._lone_place(d, window, text, ref)
+        if (
+            leader is not None
+            and leader.mention.text != best.mention.text
+            and leader.score >= best.score + self.lone_place.margin
+        ):
+            why = f"{leader.why}; what the exchange is about ({self.lone_place.source})"
+            return [Candidate(leader.mention, leader.score, why)]
+        return good
 
     def _called_name(self, state: State, text: str) -> Mention | None:
         """The name a turn of the last exchange, the user's first, calls someone or something
