@@ -154,6 +154,14 @@ class _LonePlace(RuleView):
 
 
 @dataclass(frozen=True)
+class _SpeakingOf(RuleView):
+    """``speaking_of``: 说到这儿…, what the last exchange talked about."""
+
+    margin: float = 1.0
+    salient: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class _StatementPerson(RuleView):
     """``statement_person``: 男的女的 / 王凯是男的 / 你看过他的电视剧吗, in a narrative
     statement 他 / 她 take the one name the last exchange said."""
@@ -395,6 +403,7 @@ class Coreference:
         # 我冷 / … / 那怎么办: the trouble the last exchange stated (``problem_then``)
         self.pt = _ProblemThen.read(lexicon.rule("coreference", "problem_then"))
         self.lw = _LineOfWork.read(lexicon.rule("coreference", "line_of_work"))
+        self.so = _SpeakingOf.read(lexicon.rule("coreference", "speaking_of"))
         # 回答我这个问题: the question the last exchange asked (``asked_question``)
         self.aq = _AskedQuestion.read(lexicon.rule("coreference", "asked_question"))
         # 我在吃辣条 / 我喜欢吃这个: the object of the same verb (``verb_object``)
@@ -565,6 +574,13 @@ class Coreference:
                 return state  # no field named: 这行 is left as it is
             why = f"the field the user's last turn named ({self.lw.source})"
             return self._replace(state, ref, Candidate(field, self.min_score, why), ref.end)
+        if ref.source == (self.so.source or None):
+            last = d.turns[-(self.max_back + 1) :]
+            near = {ti.turn.index for ti in last}
+            best = self._clear_leader(d, near, orig_text, self.so.margin)
+            if best is not None and salient(best, self.so.salient):
+                why = f"{best.why}; what the last exchange talked about ({self.so.source})"
+                return self._replace(state, ref, Candidate(best.mention, best.score, why), ref.end)
         if self.not_refs is not None and any(
             m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
         ):
