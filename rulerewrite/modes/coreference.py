@@ -577,10 +577,12 @@ class Coreference:
         if ref.source == (self.so.source or None):
             last = d.turns[-(self.max_back + 1) :]
             near = {ti.turn.index for ti in last}
-            best = self._clear_leader(d, near, orig_text, self.so.margin)
-            if best is not None and salient(best, self.so.salient):
-                why = f"{best.why}; what the last exchange talked about ({self.so.source})"
-                return self._replace(state, ref, Candidate(best.mention, best.score, why), ref.end)
+            topic = self._clear_leader(d, near, orig_text, self.so.margin)
+            if topic is not None and salient(topic, self.so.salient):
+                why = f"{topic.why}; what the last exchange talked about ({self.so.source})"
+                return self._replace(
+                    state, ref, Candidate(topic.mention, topic.score, why), ref.end
+                )
         if self.not_refs is not None and any(
             m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
         ):
