@@ -151,6 +151,7 @@ class _LonePlace(RuleView):
     not_types: frozenset[str] = frozenset()
     locative_before: re.Pattern[str] | None = key(ending=True)
     types: frozenset[str] = frozenset()
+    activities: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -616,6 +617,9 @@ class Coreference:
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
             return self._attribute_of(state, d, ref, orig_text)
+        if ref.etype == "place" and ref.noun in self.lone_place.activities:
+            # 在那里工作 / 在那上学: what one does there, no kind of place the reference names
+            ref = replace(ref, noun="", noun_end=0)
         # 你爱听什么歌 / 来一首远走高飞 / 我最喜欢这首歌: the title asked for, not the request
         answer = (
             self._requested_work(state, d, orig_text) if ref.text in self.request.refs else None
