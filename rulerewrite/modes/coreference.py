@@ -103,6 +103,15 @@ class _LineOfWork(RuleView):
 
 
 @dataclass(frozen=True)
+class _AgreeSo(RuleView):
+    """``agree_so``: 蜂蜜挺不错的 / 你也这么觉得, the opinion the reply stated."""
+
+    verbs: tuple[str, ...] = ()
+    drop: re.Pattern[str] | None = None
+    max_len: int = 16
+
+
+@dataclass(frozen=True)
 class _AskedQuestion(RuleView):
     """``asked_question``: 回答我这个问题, the question the last exchange asked."""
 
@@ -405,6 +414,7 @@ class Coreference:
         self.pt = _ProblemThen.read(lexicon.rule("coreference", "problem_then"))
         self.lw = _LineOfWork.read(lexicon.rule("coreference", "line_of_work"))
         self.so = _SpeakingOf.read(lexicon.rule("coreference", "speaking_of"))
+        self.agree = _AgreeSo.read(lexicon.rule("coreference", "agree_so"))
         # 回答我这个问题: the question the last exchange asked (``asked_question``)
         self.aq = _AskedQuestion.read(lexicon.rule("coreference", "asked_question"))
         # 我在吃辣条 / 我喜欢吃这个: the object of the same verb (``verb_object``)
@@ -575,6 +585,16 @@ class Coreference:
                 return state  # no field named: 这行 is left as it is
             why = f"the field the user's last turn named ({self.lw.source})"
             return self._replace(state, ref, Candidate(field, self.min_score, why), ref.end)
+        if ref.source == (self.agree.source or None):
+            think = next((v for v in self.agree.verbs if text.startswith(v, ref.end)), "")
+            opinion = self._stated_opinion(state) if think else None
+            if opinion is None:
+                return state  # nothing the reply stated: 这么 is left as it is
+            why = f"the opinion the reply stated ({self.agree.source})"
+            said = replace(opinion, text=think + opinion.text, head=opinion.head)
+            return self._replace(
+                state, ref, Candidate(said, self.min_score, why), ref.end + len(think)
+            )
         if ref.source == (self.so.source or None):
             last = d.turns[-(self.max_back + 1) :]
             near = {ti.turn.index for ti in last}
@@ -1984,6 +2004,23 @@ class Coreference:
             return None
         at = turn.content.find(field)
         return said_mention(field, "thing", turn, "obj", max(at, 0), self.lw.source)
+
+    def _stated_opinion(self, state: State) -> Mention | None:
+        """The opinion the assistant's last turn stated (rules/coreference.yaml ``agree_so``):
+        the turn with ``drop`` cut, when it asks nothing and has at most ``max_len``
+        characters. None otherwise."""
+        turn = state.history[-1] if state.history else None
+        if turn is None or turn.role != "assistant":
+            return None
+        said = turn.content.strip()
+        if self.aq.asks is not None and self.aq.asks.search(said):
+            return None
+        if self.agree.drop is not None:
+            said = self.agree.drop.sub("", said)
+        if not said or len(said) > self.agree.max_len:
+            return None
+        at = turn.content.find(said)
+        return said_mention(said, "thing", turn, "obj", max(at, 0), self.agree.source)
 
     def _asked_question(self, state: State, text: str) -> Mention | None:
         """The question a turn of the last exchange asked, the reply first (rules/
