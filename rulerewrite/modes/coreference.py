@@ -94,6 +94,25 @@ class _ProblemThen(RuleView):
 
 
 @dataclass(frozen=True)
+class _LineOfWork(RuleView):
+    """``line_of_work``: 做园艺的 / … / 你对这行很熟悉, the field the user's last turn named."""
+
+    drop: re.Pattern[str] | None = None
+    heads: frozenset[str] = frozenset()
+    pos: frozenset[str] = frozenset()
+    min_len: int = 2
+
+
+@dataclass(frozen=True)
+class _AgreeSo(RuleView):
+    """``agree_so``: 蜂蜜挺不错的 / 你也这么觉得, the opinion the reply stated."""
+
+    verbs: tuple[str, ...] = ()
+    drop: re.Pattern[str] | None = None
+    max_len: int = 16
+
+
+@dataclass(frozen=True)
 class _AskedQuestion(RuleView):
     """``asked_question``: 回答我这个问题, the question the last exchange asked."""
 
@@ -129,6 +148,28 @@ class _LoneAntecedent(RuleView):
     not_pos: frozenset[str] = key(default=frozenset(), prefix="pos:")
     not_heads: tuple[str, ...] = key(default=(), sort=True)
     predicate_before: re.Pattern[str] | None = key(ending=True)
+
+
+@dataclass(frozen=True)
+class _LonePlace(RuleView):
+    """``lone_place``: 马尔代夫 / … / 因为我喜欢那里, a place reference with no phrase typed a
+    place takes the one thing the last exchange talked about."""
+
+    refs: frozenset[str] = frozenset()
+    margin: float = 1.0
+    salient: frozenset[str] = frozenset()
+    not_types: frozenset[str] = frozenset()
+    locative_before: re.Pattern[str] | None = key(ending=True)
+    types: frozenset[str] = frozenset()
+    activities: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class _SpeakingOf(RuleView):
+    """``speaking_of``: 说到这儿…, what the last exchange talked about."""
+
+    margin: float = 1.0
+    salient: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -372,6 +413,9 @@ class Coreference:
         self.segmenter = lexicon.segmenter
         # 我冷 / … / 那怎么办: the trouble the last exchange stated (``problem_then``)
         self.pt = _ProblemThen.read(lexicon.rule("coreference", "problem_then"))
+        self.lw = _LineOfWork.read(lexicon.rule("coreference", "line_of_work"))
+        self.so = _SpeakingOf.read(lexicon.rule("coreference", "speaking_of"))
+        self.agree = _AgreeSo.read(lexicon.rule("coreference", "agree_so"))
         # 回答我这个问题: the question the last exchange asked (``asked_question``)
         self.aq = _AskedQuestion.read(lexicon.rule("coreference", "asked_question"))
         # 我在吃辣条 / 我喜欢吃这个: the object of the same verb (``verb_object``)
@@ -412,6 +456,7 @@ class Coreference:
         # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
         # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
         self.lone = _LoneAntecedent.read(lexicon.rule("coreference", "lone_antecedent"))
+        self.lone_place = _LonePlace.read(lexicon.rule("coreference", "lone_place"))
         # 男的女的 / 王凯是男的 / 你看过他的电视剧吗: in a narrative statement 他 / 她 take the
         # one name the last exchange said (rules/coreference.yaml ``statement_person``)
         self.sp = _StatementPerson.read(lexicon.rule("coreference", "statement_person"))
@@ -547,6 +592,31 @@ class Coreference:
                 return state  # 那 is the conjunction: nothing to say what it stands for
             why = f"the trouble the last exchange stated ({self.pt.source})"
             return self._replace(state, ref, Candidate(trouble, self.min_score, why), ref.end)
+        if ref.source == (self.lw.source or None):
+            field = self._line_of_work(state)
+            if field is None:
+                return state  # no field named: 这行 is left as it is
+            why = f"the field the user's last turn named ({self.lw.source})"
+            return self._replace(state, ref, Candidate(field, self.min_score, why), ref.end)
+        if ref.source == (self.agree.source or None):
+            think = next((v for v in self.agree.verbs if text.startswith(v, ref.end)), "")
+            opinion = self._stated_opinion(state) if think else None
+            if opinion is None:
+                return state  # nothing the reply stated: 这么 is left as it is
+            why = f"the opinion the reply stated ({self.agree.source})"
+            said = replace(opinion, text=think + opinion.text, head=opinion.head)
+            return self._replace(
+                state, ref, Candidate(said, self.min_score, why), ref.end + len(think)
+            )
+        if ref.source == (self.so.source or None):
+            last = d.turns[-(self.max_back + 1) :]
+            near = {ti.turn.index for ti in last}
+            topic = self._clear_leader(d, near, orig_text, self.so.margin)
+            if topic is not None and salient(topic, self.so.salient):
+                why = f"{topic.why}; what the last exchange talked about ({self.so.source})"
+                return self._replace(
+                    state, ref, Candidate(topic.mention, topic.score, why), ref.end
+                )
         if self.not_refs is not None and any(
             m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
         ):
@@ -580,6 +650,9 @@ class Coreference:
             return state  # 杭电那边 / 北京那里: the noun names the place itself
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
             return self._attribute_of(state, d, ref, orig_text)
+        if ref.etype == "place" and ref.noun in self.lone_place.activities:
+            # 在那里工作 / 在那上学: what one does there, no kind of place the reference names
+            ref = replace(ref, noun="", noun_end=0)
         # 你爱听什么歌 / 来一首远走高飞 / 我最喜欢这首歌: the title asked for, not the request
         answer = (
             self._requested_work(state, d, orig_text) if ref.text in self.request.refs else None
@@ -643,14 +716,18 @@ class Coreference:
             # 那是哪里 / 那是啥地方: a 那 that may be anyone or anything asks about a place here,
             # and a place jieba tags as a name (景德镇 nr) is no person
             animacy = "nonhuman"
+        # 那里 / 这儿: a place, or an organisation (rules/coreference.yaml lone_place ``types``)
+        place_types = self.lone_place.types if ref.etype == "place" else frozenset()
         cands = self.mt.rank(
             d,
             text=orig_text,
             animacy=animacy,
             noun=ref.noun,
-            etype=ref.etype,
+            etype=None if place_types else ref.etype,
             titles_only=ref.kind == "pronoun",
         )
+        if place_types:
+            cands = [c for c in cands if c.mention.etype in place_types]
         last = d.turns[-(self.max_back + 1) :]
         window = {ti.turn.index for ti in last}
         chain = human and any(_PERSON_PRONOUN.search(ti.turn.content) for ti in last)
@@ -715,6 +792,8 @@ class Coreference:
             own_names=self.mt.own_names,
             versions=self.mt.version_suffix,
         )
+        if good and place_types:
+            good = self._place_choice(d, window, orig_text, ref, good, cands)
         # 我喜欢吃这个: what the query eats, hears or plays is what the same verb had in the
         # last exchange; failing that, for a verb of eating or drinking (``consume``), the one
         # thing the exchange named is no such object (今天天气真好 / 阳光很足 / 我不爱吃这个
@@ -753,6 +832,24 @@ class Coreference:
             if animal is not None:
                 why = f"the one animal the last exchange named ({self.animal.source})"
                 return self._replace(state, ref, Candidate(animal, self.min_score, why), ref.end)
+        if (
+            not good
+            and ref.etype == "place"
+            and ref.text in self.lone_place.refs
+            and not (
+                self.lone_place.locative_before is not None
+                and self.lone_place.locative_before.search(orig_text, 0, ref.start)
+            )
+        ):
+            # 在这里 / 去那儿 (after a verb of being or going): a phrase typed a place only
+            place = self._lone_place(d, window, orig_text, ref)
+            if place is not None:
+                why = (
+                    f"{place.why}; the one thing the last exchange named ({self.lone_place.source})"
+                )
+                return self._replace(
+                    state, ref, Candidate(place.mention, place.score, why), ref.end
+                )
         if not good and ref.source == self.here_source:
             # 这里附近有什么好吃的: with no place in the last exchange, 这里 is where the user is
             return state.note("coreference", ref.source, f"{ref.text}: where the speaker is")
@@ -1206,6 +1303,65 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _lone_place(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
+        """What a place reference (那里 / 这儿) points at when the last exchange types no phrase
+        a place (rules/coreference.yaml ``lone_place``): the clear leader of the exchange, of
+        any tag but ``not_types``, salient in one of the ``salient`` ways, no kind of thing and
+        no demonstrative; none right after a verb of being or going somewhere. None otherwise."""
+        lp = self.lone_place
+        best = self._clear_leader(d, window, text, lp.margin)
+        if best is None or not salient(best, lp.salient):
+            return None
+        m = best.mention
+        if (
+            m.etype in lp.not_types
+            or _DEMONSTRATIVE.search(m.text)
+            or self.mt.is_category(m.text.lstrip(_MEASURES))
+        ):
+            return None
+        return best
+
+    def _place_choice(
+        self,
+        d: Any,
+        window: set[int],
+        text: str,
+        ref: Ref,
+        good: list[Candidate],
+        cands: list[Candidate],
+    ) -> list[Candidate]:
+        """``good`` for a place reference, its best first (rules/coreference.yaml ``lone_place``):
+        the longer name the user's last turn said that opens with the best place (悉尼 ->
+        悉尼歌剧院); else, when the best place is none of the ``salient`` kinds, the exchange's
+        clear leader of any tag that is one and scores ``margin`` above it (非洲 -> 好望角)."""
+        if ref.text not in self.lone_place.refs:
+            return good
+        best = good[0]
+        lu = d.last_user()
+        if lu is not None:
+            bt = best.mention.text
+            longer = [
+                c
+                for c in cands
+                if c.mention.turn == lu.turn.index
+                and len(c.mention.text) > len(bt)
+                and c.mention.text.startswith(bt)
+            ]
+            if longer:
+                why = f"{best.why}; the longer name the user said ({self.lone_place.source})"
+                return [Candidate(longer[0].mention, best.score, why), *good[1:]]
+        if salient(best, self.lone_place.salient):
+            return good
+        leader = self._lone_place(d, window, text, ref)
+        if (
+            leader is not None
+            and leader.mention.text != best.mention.text
+            and leader.score >= best.score + self.lone_place.margin
+        ):
+            why = f"{leader.why}; what the exchange is about ({self.lone_place.source})"
+            return [Candidate(leader.mention, leader.score, why)]
+        return good
 
     def _called_name(self, state: State, text: str) -> Mention | None:
         """The name a turn of the last exchange, the user's first, calls someone or something
@@ -1856,6 +2012,45 @@ class Coreference:
                 at = turn.content.find(trouble)
                 return said_mention(trouble, "thing", turn, "obj", max(at, 0), self.pt.source)
         return None
+
+    def _line_of_work(self, state: State) -> Mention | None:
+        """The field the user's last turn named (rules/coreference.yaml ``line_of_work``: 做园艺的
+        -> 园艺, 广告行业的 -> 广告行业): its last word, ``drop`` cut, a noun or a verb of at
+        least ``min_len`` characters, with the word before a field head. None otherwise."""
+        turn = next((t for t in reversed(state.history) if t.role == "user"), None)
+        if turn is None:
+            return None
+        said = turn.content.strip()
+        if self.lw.drop is not None:
+            said = self.lw.drop.sub("", said)
+        toks = self.mt.parse(said).tokens if said else ()
+        if not toks or toks[-1].pos not in self.lw.pos:
+            return None
+        start = toks[-1].start
+        if toks[-1].text in self.lw.heads and len(toks) > 1 and toks[-2].pos in self.lw.pos:
+            start = toks[-2].start
+        field = said[start:]
+        if len(field) < self.lw.min_len:
+            return None
+        at = turn.content.find(field)
+        return said_mention(field, "thing", turn, "obj", max(at, 0), self.lw.source)
+
+    def _stated_opinion(self, state: State) -> Mention | None:
+        """The opinion the assistant's last turn stated (rules/coreference.yaml ``agree_so``):
+        the turn with ``drop`` cut, when it asks nothing and has at most ``max_len``
+        characters. None otherwise."""
+        turn = state.history[-1] if state.history else None
+        if turn is None or turn.role != "assistant":
+            return None
+        said = turn.content.strip()
+        if self.aq.asks is not None and self.aq.asks.search(said):
+            return None
+        if self.agree.drop is not None:
+            said = self.agree.drop.sub("", said)
+        if not said or len(said) > self.agree.max_len:
+            return None
+        at = turn.content.find(said)
+        return said_mention(said, "thing", turn, "obj", max(at, 0), self.agree.source)
 
     def _asked_question(self, state: State, text: str) -> Mention | None:
         """The question a turn of the last exchange asked, the reply first (rules/
