@@ -1250,17 +1250,7 @@ class Ellipsis:
                     ):
                         continue
                     note = f"{m.group('m')} takes the verb phrase {vp!r} of {c} said there"
-                    return _resolved_from(
-                        state,
-                        mv.source,
-                        text[:at] + vp + text[at:],
-                        vp,
-                        ti,
-                        "obj",
-                        slot="object",
-                        note=note,
-                        confidence=0.6,
-                    )
+                    return self._modal_vp_taken(state, text, at, vp, ti, note)
         found = self._bare_vp(exchange, text)
         if found is None:
             return None
@@ -1268,9 +1258,16 @@ class Ellipsis:
         note = f"{m.group('m')} takes the verb phrase {vp!r}, " + (
             "what the user asked how to do" if how else "the whole turn"
         )
+        return self._modal_vp_taken(state, text, at, vp, ti, note)
+
+    def _modal_vp_taken(
+        self, state: State, text: str, at: int, vp: str, ti: TurnInfo, note: str
+    ) -> State:
+        """``_modal_vp``'s rewrite: the verb phrase ``vp`` of turn ``ti`` goes after the
+        query's modal (at ``at``)."""
         return _resolved_from(
             state,
-            mv.source,
+            self.mv.source,
             text[:at] + vp + text[at:],
             vp,
             ti,
