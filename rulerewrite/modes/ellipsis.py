@@ -368,6 +368,9 @@ class Ellipsis:
         self.wh_knows = rule_pattern(self.wh_rule, "knows_frame")
         # what a verb ending the wh-question may take from the user's turn (answer_wh)
         self.wh_object_types = rule_words(self.wh_rule, "object_types")
+        self.wh_names = rule_pattern(self.wh_rule, "names")
+        kinds_end = (self.wh_rule.get("named_kinds") if self.wh_rule else None) or {}
+        self.wh_named_kinds = {str(k): str(v) for k, v in kinds_end.items()}
         self.wh_times = rule_pattern(self.wh_rule, "times")
         self.wh_many = rule_pattern(self.wh_rule, "many")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
@@ -3762,6 +3765,11 @@ class Ellipsis:
             after = ""  # 北京哪个位置 / 北五环 -> 北京北五环
         if m.group(0) in ("什么", "啥") and after:
             first = self.mt.parse(after).tokens
+            end = self.wh_named_kinds.get(after.removesuffix("的"))
+            if end and self.wh_names is not None and self.wh_names.match(core):
+                # 你什么星座 / 摩羯 -> 摩羯座: the bare name with its kind's ending
+                filled = core + end + said[len(core) :]
+                return _answered_as(state, wh.source, filled, asked, last, f"{core}{end}")
             if first and kind_of(first[0].pos, first[0].text) == "NOUN":
                 return None  # 什么星座 / 啥1984年: the noun is part of what is asked
         number = m.group(0) in ("几", "多少")
