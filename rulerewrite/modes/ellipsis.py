@@ -399,6 +399,10 @@ class Ellipsis:
             for rid in ("answer_confirm", "answer_agree", "answer_echo", "answer_negated")
             if (r := lexicon.rule("completeness", rid)) is not None and r.pattern is not None
         ]
+        # a proposal with its own subject before its modal (answer_agree ``modal_subject``)
+        self.reply_modal = {
+            r.id: pat for r, _, _ in self.reply_rules if (pat := rule_pattern(r, "modal_subject"))
+        }
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
         self.opinion_question = rule_pattern(self.opinion_rule, "question")
         self.opinion_bare = rule_pattern(self.opinion_rule, "bare_question")
@@ -4231,6 +4235,11 @@ class Ellipsis:
                 return None  # 是 + 不是陕西的 reads as a question (是不是…)
             first_kinds = rule.get("first_kinds")
             topic = ""
+            modal = self.reply_modal.get(rule.id)
+            mm = modal.match(remark) if modal is not None else None
+            if mm is not None and self._modal_subject(mm.group("s")):
+                # 米饭能吃吗 / 可以的 -> 米饭可以吃的: the agreement takes the modal's place
+                topic, remark = mm.group("s"), mm.group("vp")
             if first_kinds:
                 toks = [t for t in self.mt.parse(remark).tokens if t.text.strip()]
                 if (
@@ -4259,6 +4268,16 @@ class Ellipsis:
                 confidence=0.65,
             )
         return None
+
+    def _modal_subject(self, subject: str) -> bool:
+        """Whether ``subject``, said before the modal of a proposal, is named by nouns only
+        (冰淇淋 / 小王), naming no speaker and pointing at nothing (这个 / 他 go with the modal)."""
+        toks = [t for t in self.mt.parse(subject).tokens if t.text.strip()]
+        return (
+            bool(toks)
+            and all(kind_of(t.pos, t.text) == "NOUN" for t in toks)
+            and not self.personal.search(subject)
+        )
 
     def _judged_object(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare judgement of how a thing tastes (好吃吗 / 辣吗 / 好不好喝) judges
