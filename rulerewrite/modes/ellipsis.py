@@ -77,6 +77,7 @@ class _AnswerJudged(RuleView):
     degree: re.Pattern[str] | None = None
     drop: re.Pattern[str] | None = key("drop_end")
     max_len: int = key("max_subject", 12)
+    asserted: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -3693,6 +3694,14 @@ class Ellipsis:
         core = self.ja.drop.sub("", said) if self.ja.drop is not None else said
         degree = self.ja.degree.match(core)
         pred = core[degree.end() :] if degree else core
+        if not pred and core in self.ja.asserted:
+            # 你觉得剑桥美吗 / 当然啦 -> 剑桥当然美啦: the subject, the assertion, the predicate
+            split = self._judged_split(body)
+            if split is None:
+                return None
+            subject, pred = split
+            said = core + pred + said[len(core) :]
+            body = subject + pred
         if not pred or not body.endswith(pred):
             return None
         # a quality judged (不好用 / 很严重 / 舒服), not a verb the question put its object
@@ -3722,6 +3731,17 @@ class Ellipsis:
             note=note,
             confidence=0.65,
         )
+
+    def _judged_split(self, body: str) -> tuple[str, str] | None:
+        """``body`` as its subject, the nouns it opens with, and its predicate, opening with an
+        adjective or a verb (剑桥美 -> 剑桥, 美); None when it does not split so."""
+        toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
+        n = 0
+        while n < len(toks) and kind_of(toks[n].pos, toks[n].text) == "NOUN":
+            n += 1
+        if n == 0 or n == len(toks) or kind_of(toks[n].pos, toks[n].text) not in ("ADJ", "VERB"):
+            return None
+        return body[: toks[n].start], body[toks[n].start :]
 
     def _wh_answer(self, state: State, d: Dialogue, text: str) -> State | None:
         """A short noun answer to the assistant's wh-question fills the question word's slot,
