@@ -77,6 +77,7 @@ class _AnswerJudged(RuleView):
     degree: re.Pattern[str] | None = None
     drop: re.Pattern[str] | None = key("drop_end")
     max_len: int = key("max_subject", 12)
+    asserted: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -368,6 +369,9 @@ class Ellipsis:
         self.wh_knows = rule_pattern(self.wh_rule, "knows_frame")
         # what a verb ending the wh-question may take from the user's turn (answer_wh)
         self.wh_object_types = rule_words(self.wh_rule, "object_types")
+        self.wh_names = rule_pattern(self.wh_rule, "names")
+        kinds_end = (self.wh_rule.get("named_kinds") if self.wh_rule else None) or {}
+        self.wh_named_kinds = {str(k): str(v) for k, v in kinds_end.items()}
         self.wh_times = rule_pattern(self.wh_rule, "times")
         self.wh_many = rule_pattern(self.wh_rule, "many")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
@@ -396,6 +400,10 @@ class Ellipsis:
             for rid in ("answer_confirm", "answer_agree", "answer_echo", "answer_negated")
             if (r := lexicon.rule("completeness", rid)) is not None and r.pattern is not None
         ]
+        # a proposal with its own subject before its modal (answer_agree ``modal_subject``)
+        self.reply_modal = {
+            r.id: pat for r, _, _ in self.reply_rules if (pat := rule_pattern(r, "modal_subject"))
+        }
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
         self.opinion_question = rule_pattern(self.opinion_rule, "question")
         self.opinion_bare = rule_pattern(self.opinion_rule, "bare_question")
@@ -3683,6 +3691,14 @@ class Ellipsis:
         core = self.ja.drop.sub("", said) if self.ja.drop is not None else said
         degree = self.ja.degree.match(core)
         pred = core[degree.end() :] if degree else core
+        if not pred and core in self.ja.asserted:
+            # 你觉得剑桥美吗 / 当然啦 -> 剑桥当然美啦: the subject, the assertion, the predicate
+            split = self._judged_split(body)
+            if split is None:
+                return None
+            subject, pred = split
+            said = core + pred + said[len(core) :]
+            body = subject + pred
         if not pred or not body.endswith(pred):
             return None
         # a quality judged (不好用 / 很严重 / 舒服), not a verb the question put its object
@@ -3712,6 +3728,17 @@ class Ellipsis:
             note=note,
             confidence=0.65,
         )
+
+    def _judged_split(self, body: str) -> tuple[str, str] | None:
+        """``body`` as its subject, the nouns it opens with, and its predicate, opening with an
+        adjective or a verb (剑桥美 -> 剑桥, 美); None when it does not split so."""
+        toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
+        n = 0
+        while n < len(toks) and kind_of(toks[n].pos, toks[n].text) == "NOUN":
+            n += 1
+        if n == 0 or n == len(toks) or kind_of(toks[n].pos, toks[n].text) not in ("ADJ", "VERB"):
+            return None
+        return body[: toks[n].start], body[toks[n].start :]
 
     def _wh_answer(self, state: State, d: Dialogue, text: str) -> State | None:
         """A short noun answer to the assistant's wh-question fills the question word's slot,
@@ -3759,6 +3786,11 @@ class Ellipsis:
             after = ""  # 北京哪个位置 / 北五环 -> 北京北五环
         if m.group(0) in ("什么", "啥") and after:
             first = self.mt.parse(after).tokens
+            end = self.wh_named_kinds.get(after.removesuffix("的"))
+            if end and self.wh_names is not None and self.wh_names.match(core):
+                # 你什么星座 / 摩羯 -> 摩羯座: the bare name with its kind's ending
+                filled = core + end + said[len(core) :]
+                return _answered_as(state, wh.source, filled, asked, last, f"{core}{end}")
             if first and kind_of(first[0].pos, first[0].text) == "NOUN":
                 return None  # 什么星座 / 啥1984年: the noun is part of what is asked
         number = m.group(0) in ("几", "多少")
@@ -4220,6 +4252,11 @@ class Ellipsis:
                 return None  # 是 + 不是陕西的 reads as a question (是不是…)
             first_kinds = rule.get("first_kinds")
             topic = ""
+            modal = self.reply_modal.get(rule.id)
+            mm = modal.match(remark) if modal is not None else None
+            if mm is not None and self._modal_subject(mm.group("s")):
+                # 米饭能吃吗 / 可以的 -> 米饭可以吃的: the agreement takes the modal's place
+                topic, remark = mm.group("s"), mm.group("vp")
             if first_kinds:
                 toks = [t for t in self.mt.parse(remark).tokens if t.text.strip()]
                 if (
@@ -4248,6 +4285,16 @@ class Ellipsis:
                 confidence=0.65,
             )
         return None
+
+    def _modal_subject(self, subject: str) -> bool:
+        """Whether ``subject``, said before the modal of a proposal, is named by nouns only
+        (冰淇淋 / 小王), naming no speaker and pointing at nothing (这个 / 他 go with the modal)."""
+        toks = [t for t in self.mt.parse(subject).tokens if t.text.strip()]
+        return (
+            bool(toks)
+            and all(kind_of(t.pos, t.text) == "NOUN" for t in toks)
+            and not self.personal.search(subject)
+        )
 
     def _judged_object(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare judgement of how a thing tastes (好吃吗 / 辣吗 / 好不好喝) judges
