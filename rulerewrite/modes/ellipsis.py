@@ -271,6 +271,7 @@ class Ellipsis:
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
+        self.send_me = self.mt.patterns.get("send_me", (None, ""))[0]
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
         self.teach_rule = lexicon.rule("completeness", "teach_what")
         self.teach_asked = rule_pattern(self.teach_rule, "asked")
@@ -2467,6 +2468,8 @@ class Ellipsis:
         tell = self.tell_me.match(parse.text) if self.tell_me is not None else None
         if tell is not None:
             return "object", tell.end("v")  # 给我讲讲 / 介绍一下: what to talk about
+        if self.send_me is not None and self.send_me.match(parse.text):
+            return "subject", 0  # 发给我 / 发过来看看: what is sent goes first
         kind = self.kind_de.search(parse.text) if self.kind_de is not None else None
         if kind is not None and not any(
             kind_of(t.pos, t.text) == "NOUN" for t in toks if t.end <= kind.start()
