@@ -272,6 +272,8 @@ class Ellipsis:
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.send_me = self.mt.patterns.get("send_me", (None, ""))[0]
+        self.send_rule = lexicon.rule("completeness", "send_me")
+        self.send_had = rule_pattern(self.send_rule, "had")
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
         self.teach_rule = lexicon.rule("completeness", "teach_what")
         self.teach_asked = rule_pattern(self.teach_rule, "asked")
@@ -713,6 +715,7 @@ class Ellipsis:
             or (self._how_echo(done, exchange) if exchange is not None else None)
             or (self._how_asked(done, exchange) if exchange is not None else None)
             or (self._tell_asked(done, exchange) if exchange is not None else None)
+            or (self._send_had(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
             or (self._good_kind(done, exchange) if exchange is not None else None)
@@ -1604,6 +1607,22 @@ class Ellipsis:
             return None
         note = f"what to tell: the user's question {asked!r}"
         return _object_after(state, rule.source, text, m.end("pre"), asked, told, note)
+
+    def _send_had(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare request to send (rules/completeness.yaml ``send_me``) after the user asked
+        whether the assistant has a thing (``had``: 有没有会议纪要 / … / 发过来 -> 会议纪要发过来):
+        that thing, before the request."""
+        text = state.standalone.strip()
+        if self.send_rule is None or self.send_me is None or self.send_had is None:
+            return None
+        if not self.send_me.match(text):
+            return None
+        told = exchange[0]
+        m = self.send_had.match(told.turn.content.strip())
+        if m is None or m.group("x") in text:
+            return None
+        note = f"what to send: what the user asked for ({m.group('x')!r})"
+        return _object_after(state, self.send_rule.source, text, 0, m.group("x"), told, note)
 
     def _judged_lead(self, ti: TurnInfo) -> str | None:
         """The noun phrase turn ``ti`` opens with (one of its mentions, no pronoun, no question
