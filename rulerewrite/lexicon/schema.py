@@ -548,6 +548,22 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         ),
         **dict.fromkeys(("subject_kinds", "asked_subject"), "words"),
     },
+    # 你居然不知道 / 你说呢: the wh-question of the last exchange (ellipsis clause_object)
+    ("completeness", "clause_object"): dict.fromkeys(
+        (
+            "pattern",
+            "asked",
+            "drop_lead",
+            "drop_end",
+            "not_reply",
+            "not_own",
+            "asked_back",
+            "knowing",
+            "named_only",
+        ),
+        "regex",
+    )
+    | {"max_question": "count"},
     # 有什么好吃的 / 有什么好的嘛: the kind the user's last turn named (ellipsis good_kind)
     ("completeness", "good_kind"): {
         "pattern": "regex",

@@ -152,6 +152,23 @@ class _TellAsked(RuleView):
 
 
 @dataclass(frozen=True)
+class _ClauseObject(RuleView):
+    """``clause_object``: 你居然不知道 / 你说呢, the wh-question of the last exchange as the
+    object of a bare verb of knowing or saying."""
+
+    pattern: re.Pattern[str] | None = key("pattern")
+    asked: re.Pattern[str] | None = None
+    drop_lead: re.Pattern[str] | None = None
+    drop_end: re.Pattern[str] | None = None
+    not_reply: re.Pattern[str] | None = None
+    not_own: re.Pattern[str] | None = None
+    asked_back: re.Pattern[str] | None = None
+    knowing: re.Pattern[str] | None = None
+    named_only: re.Pattern[str] | None = None
+    max_question: int = 16
+
+
+@dataclass(frozen=True)
 class _AnswerStated(RuleView):
     """``answer_stated``: 我喜欢周杰伦 / 谁啊 / 唱歌的, a bare answer to a bare question word
     completes the user's own statement."""
@@ -255,6 +272,9 @@ class Ellipsis:
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
+        self.send_me = self.mt.patterns.get("send_me", (None, ""))[0]
+        self.send_rule = lexicon.rule("completeness", "send_me")
+        self.send_had = rule_pattern(self.send_rule, "had")
         self.kind_de = self.mt.patterns.get("kind_de", (None, ""))[0]
         self.teach_rule = lexicon.rule("completeness", "teach_what")
         self.teach_asked = rule_pattern(self.teach_rule, "asked")
@@ -602,6 +622,7 @@ class Ellipsis:
         self.ja = _AnswerJudged.read(self.judged_answer_rule)
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell = _TellAsked.read(self.tell_rule)
+        self.clause = _ClauseObject.read(lexicon.rule("completeness", "clause_object"))
         self.rlo = _ReplyLeadObject.read(lexicon.rule("completeness", "reply_lead_object"))
         # 有哪些 after the user's bare noun phrase (bare_which)
         self.bare_which = lexicon.rule("completeness", "bare_which")
@@ -702,6 +723,7 @@ class Ellipsis:
             or (self._how_echo(done, exchange) if exchange is not None else None)
             or (self._how_asked(done, exchange) if exchange is not None else None)
             or (self._tell_asked(done, exchange) if exchange is not None else None)
+            or (self._send_had(done, exchange) if exchange is not None else None)
             or self._work_attribute(done, d)
             or self._said_kind(done, d)
             or (self._good_kind(done, exchange) if exchange is not None else None)
@@ -1591,6 +1613,22 @@ class Ellipsis:
         note = f"what to tell: the user's question {asked!r}"
         return _object_after(state, rule.source, text, m.end("pre"), asked, told, note)
 
+    def _send_had(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare request to send (rules/completeness.yaml ``send_me``) after the user asked
+        whether the assistant has a thing (``had``: 有没有会议纪要 / … / 发过来 -> 会议纪要发过来):
+        that thing, before the request."""
+        text = state.standalone.strip()
+        if self.send_rule is None or self.send_me is None or self.send_had is None:
+            return None
+        if not self.send_me.match(text):
+            return None
+        told = exchange[0]
+        m = self.send_had.match(told.turn.content.strip())
+        if m is None or m.group("x") in text:
+            return None
+        note = f"what to send: what the user asked for ({m.group('x')!r})"
+        return _object_after(state, self.send_rule.source, text, 0, m.group("x"), told, note)
+
     def _judged_lead(self, ti: TurnInfo) -> str | None:
         """The noun phrase turn ``ti`` opens with (one of its mentions, no pronoun, no question
         word) when the rest of the turn judges it (rules/completeness.yaml verb_object
@@ -1750,6 +1788,7 @@ class Ellipsis:
             or self._times_answer(state, d, text)
             or self._stated_answer(state, text, echo=True)
             or self._unknown(state, d, text)
+            or self._clause_object(state, d, text)
             or self._identity(state, d, text)
             or self._who_answer(state, d, text)
             or self._confirm(state, d, text)
@@ -2453,6 +2492,8 @@ class Ellipsis:
         tell = self.tell_me.match(parse.text) if self.tell_me is not None else None
         if tell is not None:
             return "object", tell.end("v")  # 给我讲讲 / 介绍一下: what to talk about
+        if self.send_me is not None and self.send_me.match(parse.text):
+            return "subject", 0  # 发给我 / 发过来看看: what is sent goes first
         kind = self.kind_de.search(parse.text) if self.kind_de is not None else None
         if kind is not None and not any(
             kind_of(t.pos, t.text) == "NOUN" for t in toks if t.end <= kind.start()
@@ -4216,6 +4257,63 @@ class Ellipsis:
             note=f"does not know the answer to {asked!r}",
             confidence=0.7,
         )
+
+    def _clause_object(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare verb of knowing or saying takes the wh-question of the last exchange as its
+        object (rules/completeness.yaml ``clause_object``: 怎么去火车站 / 我哪知道 / 你竟然不
+        知道 -> 你竟然不知道怎么去火车站): the assistant's question, else the user's own when
+        the assistant asked nothing back."""
+        cl = self.clause
+        m = cl.pattern.match(text.strip().rstrip("?？!！。.~ ")) if cl.pattern else None
+        exchange = last_exchange(state, d) if m is not None else None
+        if m is None or exchange is None:
+            return None
+        told, last = exchange
+        question = self._clause_asked(last, cl.not_reply)
+        src = last
+        if question is not None:
+            question = question.translate(_PERSPECTIVE)
+            if (
+                m.group("you")
+                and cl.knowing is not None
+                and cl.knowing.search(m.group("v"))
+                and cl.named_only is not None
+                and cl.named_only.match(question)
+            ):
+                return None  # 德克士是啥 / 你不知道: the ranking's (你不知道德克士)
+        elif cl.asked_back is None or not cl.asked_back.search(last.turn.content):
+            question, src = self._clause_asked(told, cl.not_own), told
+        if question is None or len(question) < 2 or question in text:
+            return None
+        new = text.strip()[: m.end("pre")] + question + m.group("pt")
+        return _resolved_from(
+            state,
+            cl.source,
+            new,
+            question,
+            src,
+            "obj",
+            slot="object",
+            note=f"{m.group('v')} takes the question {question!r}",
+            confidence=0.6,
+        )
+
+    def _clause_asked(self, ti: TurnInfo, not_said: re.Pattern[str] | None) -> str | None:
+        """Turn ``ti`` as a short wh-question without its asking frame and final particles
+        (clause_object), or None."""
+        cl = self.clause
+        said = ti.turn.content.strip().rstrip("?？!！。.~ ")
+        if cl.drop_end is not None:
+            said = cl.drop_end.sub("", said)
+        if (
+            cl.asked is None
+            or not cl.asked.search(said)
+            or len(said) > cl.max_question
+            or re.search(r"[,，。;；!！?？\s]", said)
+            or (not_said is not None and not_said.search(said))
+        ):
+            return None
+        return cl.drop_lead.sub("", said, count=1) if cl.drop_lead is not None else said
 
     def _confirm(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare reply to the assistant's short guess, remark, proposal or question takes that
