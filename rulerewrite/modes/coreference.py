@@ -391,6 +391,10 @@ class Coreference:
         # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
         here = lexicon.rule("coreference", "here")
         self.here_source = here.source if here is not None else None
+        # 这样的影院 / 那样的漫画: 这样的 determines a noun of its own or is no reference
+        # (rules/coreference.yaml ``such_noun``)
+        such = lexicon.rule("coreference", "such_noun")
+        self.such_source = such.source if such is not None else None
         # 那里天气怎么样 -> 南京天气怎么样: the reference rules whose place and the attribute after
         # it are said as one phrase (``attribute_de: false``)
         self.no_attr_de = frozenset(
@@ -617,6 +621,8 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(topic.mention, topic.score, why), ref.end
                 )
+        if ref.source == self.such_source and not ref.noun:
+            return state  # 是这样的 / 这样的话: no noun, so nothing the exchange named
         if self.not_refs is not None and any(
             m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
         ):
