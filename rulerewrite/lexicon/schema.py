@@ -507,6 +507,9 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "illness": "regex",
         "asked": "regex",
     },
+    # 这都不知道 after the reply's question: what the question asks about (coreference
+    # known_asked)
+    ("coreference", "known_asked"): dict.fromkeys(("query", "asked"), "regex"),
     # 谁啊 / 什么时候 / 四川哪里的: a bare answer completes the user's own statement
     # (ellipsis answer_stated)
     ("completeness", "answer_stated"): {

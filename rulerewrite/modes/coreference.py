@@ -94,6 +94,14 @@ class _ProblemThen(RuleView):
 
 
 @dataclass(frozen=True)
+class _KnownAsked(RuleView):
+    """``known_asked``: 恋舞ol怎么玩 / 这都不会, what the reply's question asks about."""
+
+    query: re.Pattern[str] | None = None
+    asked: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
 class _LineOfWork(RuleView):
     """``line_of_work``: 做园艺的 / … / 你对这行很熟悉, the field the user's last turn named."""
 
@@ -418,6 +426,7 @@ class Coreference:
         # 我冷 / … / 那怎么办: the trouble the last exchange stated (``problem_then``)
         self.pt = _ProblemThen.read(lexicon.rule("coreference", "problem_then"))
         self.lw = _LineOfWork.read(lexicon.rule("coreference", "line_of_work"))
+        self.known = _KnownAsked.read(lexicon.rule("coreference", "known_asked"))
         self.so = _SpeakingOf.read(lexicon.rule("coreference", "speaking_of"))
         self.agree = _AgreeSo.read(lexicon.rule("coreference", "agree_so"))
         # 回答我这个问题: the question the last exchange asked (``asked_question``)
@@ -621,6 +630,10 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(topic.mention, topic.score, why), ref.end
                 )
+        asked = self._known_asked(state, text, ref)
+        if asked is not None:
+            why = f"what the reply's question asks about ({self.known.source})"
+            return self._replace(state, ref, Candidate(asked, self.min_score, why), ref.end)
         if ref.source == self.such_source and not ref.noun:
             return state  # 是这样的 / 这样的话: no noun, so nothing the exchange named
         if self.not_refs is not None and any(
@@ -2080,6 +2093,23 @@ class Coreference:
             at = max(turn.content.find(question[:2]), 0)
             return said_mention(question, "thing", turn, "obj", at, self.aq.source)
         return None
+
+    def _known_asked(self, state: State, text: str, ref: Ref) -> Mention | None:
+        """What 这 in 这都不知道 / 这都不会 (rules/coreference.yaml ``known_asked`` ``query``)
+        points at when the assistant's reply, the last turn, asked about something (``asked``:
+        呐喊的作者是谁 / 恋舞ol怎么玩): the phrase its question is about. None otherwise."""
+        if self.known.query is None or self.known.asked is None or not state.history:
+            return None
+        if not any(m.start("ref") == ref.start for m in self.known.query.finditer(text)):
+            return None
+        turn = state.history[-1]
+        if turn.role != "assistant":
+            return None
+        m = self.known.asked.search(turn.content.strip())
+        if m is None or m.group("np") in text:
+            return None
+        np = m.group("np")
+        return said_mention(np, "thing", turn, "topic", turn.content.find(np), self.known.source)
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
         """The animal 它 points at when the last exchange names exactly one kind of animal by a
