@@ -102,6 +102,15 @@ class _KnownAsked(RuleView):
 
 
 @dataclass(frozen=True)
+class _KindEnd(RuleView):
+    """``kind_end``: 定个闹钟 / … / 起床后的那种, the thing whose kind the query describes."""
+
+    query: re.Pattern[str] | None = None
+    grams: frozenset[str] = frozenset()
+    skip_types: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class _LineOfWork(RuleView):
     """``line_of_work``: 做园艺的 / … / 你对这行很熟悉, the field the user's last turn named."""
 
@@ -427,6 +436,7 @@ class Coreference:
         self.pt = _ProblemThen.read(lexicon.rule("coreference", "problem_then"))
         self.lw = _LineOfWork.read(lexicon.rule("coreference", "line_of_work"))
         self.known = _KnownAsked.read(lexicon.rule("coreference", "known_asked"))
+        self.kind_end = _KindEnd.read(lexicon.rule("coreference", "kind_end"))
         self.so = _SpeakingOf.read(lexicon.rule("coreference", "speaking_of"))
         self.agree = _AgreeSo.read(lexicon.rule("coreference", "agree_so"))
         # 回答我这个问题: the question the last exchange asked (``asked_question``)
@@ -634,6 +644,12 @@ class Coreference:
         if asked is not None:
             why = f"what the reply's question asks about ({self.known.source})"
             return self._replace(state, ref, Candidate(asked, self.min_score, why), ref.end)
+        thing = self._kind_end(d, text, ref)
+        if thing is not None:
+            # 起床后的那种 -> 起床后的那种闹钟: the thing is said after the demonstrative
+            why = f"{thing.why}; the thing whose kind the query describes ({self.kind_end.source})"
+            said = replace(thing.mention, text=ref.text + thing.mention.text)
+            return self._replace(state, ref, Candidate(said, thing.score, why), ref.end)
         if ref.source == self.such_source and not ref.noun:
             return state  # 是这样的 / 这样的话: no noun, so nothing the exchange named
         if self.not_refs is not None and any(
@@ -2092,6 +2108,27 @@ class Coreference:
                 return None
             at = max(turn.content.find(question[:2]), 0)
             return said_mention(question, "thing", turn, "obj", at, self.aq.source)
+        return None
+
+    def _kind_end(self, d: Any, text: str, ref: Ref) -> Candidate | None:
+        """The thing a demonstrative ending the query after what describes it (rules/
+        coreference.yaml ``kind_end`` ``query``: 起床后的那种) is a kind of: the best candidate
+        of the last exchange in one of the ``grams`` roles (the object: 定个闹钟), of no
+        ``skip_types`` type. None otherwise."""
+        if self.kind_end.query is None or not any(
+            m.start("ref") == ref.start for m in self.kind_end.query.finditer(text)
+        ):
+            return None
+        window = {ti.turn.index for ti in d.turns[-(self.max_back + 1) :]}
+        for c in self.mt.rank(d, text=text):
+            m = c.mention
+            if (
+                m.turn in window
+                and m.gram in self.kind_end.grams
+                and m.etype not in self.kind_end.skip_types
+                and m.text not in text
+            ):
+                return c
         return None
 
     def _known_asked(self, state: State, text: str, ref: Ref) -> Mention | None:
