@@ -507,6 +507,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "illness": "regex",
         "asked": "regex",
     },
+    # 这都不知道 after the reply's question: what the question asks about (coreference
+    # known_asked)
+    ("coreference", "known_asked"): dict.fromkeys(("query", "asked"), "regex"),
+    # 起床后的那种: the kind of the thing the last exchange talked about (coreference kind_end)
+    ("coreference", "kind_end"): {"query": "regex", "grams": "words", "skip_types": "words"},
     # 谁啊 / 什么时候 / 四川哪里的: a bare answer completes the user's own statement
     # (ellipsis answer_stated)
     ("completeness", "answer_stated"): {

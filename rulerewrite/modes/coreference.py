@@ -94,6 +94,23 @@ class _ProblemThen(RuleView):
 
 
 @dataclass(frozen=True)
+class _KnownAsked(RuleView):
+    """``known_asked``: 恋舞ol怎么玩 / 这都不会, what the reply's question asks about."""
+
+    query: re.Pattern[str] | None = None
+    asked: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class _KindEnd(RuleView):
+    """``kind_end``: 定个闹钟 / … / 起床后的那种, the thing whose kind the query describes."""
+
+    query: re.Pattern[str] | None = None
+    grams: frozenset[str] = frozenset()
+    skip_types: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class _LineOfWork(RuleView):
     """``line_of_work``: 做园艺的 / … / 你对这行很熟悉, the field the user's last turn named."""
 
@@ -391,6 +408,10 @@ class Coreference:
         # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
         here = lexicon.rule("coreference", "here")
         self.here_source = here.source if here is not None else None
+        # 这样的影院 / 那样的漫画: 这样的 determines a noun of its own or is no reference
+        # (rules/coreference.yaml ``such_noun``)
+        such = lexicon.rule("coreference", "such_noun")
+        self.such_source = such.source if such is not None else None
         # 那里天气怎么样 -> 南京天气怎么样: the reference rules whose place and the attribute after
         # it are said as one phrase (``attribute_de: false``)
         self.no_attr_de = frozenset(
@@ -414,6 +435,8 @@ class Coreference:
         # 我冷 / … / 那怎么办: the trouble the last exchange stated (``problem_then``)
         self.pt = _ProblemThen.read(lexicon.rule("coreference", "problem_then"))
         self.lw = _LineOfWork.read(lexicon.rule("coreference", "line_of_work"))
+        self.known = _KnownAsked.read(lexicon.rule("coreference", "known_asked"))
+        self.kind_end = _KindEnd.read(lexicon.rule("coreference", "kind_end"))
         self.so = _SpeakingOf.read(lexicon.rule("coreference", "speaking_of"))
         self.agree = _AgreeSo.read(lexicon.rule("coreference", "agree_so"))
         # 回答我这个问题: the question the last exchange asked (``asked_question``)
@@ -617,6 +640,18 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(topic.mention, topic.score, why), ref.end
                 )
+        asked = self._known_asked(state, text, ref)
+        if asked is not None:
+            why = f"what the reply's question asks about ({self.known.source})"
+            return self._replace(state, ref, Candidate(asked, self.min_score, why), ref.end)
+        thing = self._kind_end(d, text, ref)
+        if thing is not None:
+            # 起床后的那种 -> 起床后的那种闹钟: the thing is said after the demonstrative
+            why = f"{thing.why}; the thing whose kind the query describes ({self.kind_end.source})"
+            said = replace(thing.mention, text=ref.text + thing.mention.text)
+            return self._replace(state, ref, Candidate(said, thing.score, why), ref.end)
+        if ref.source == self.such_source and not ref.noun:
+            return state  # 是这样的 / 这样的话: no noun, so nothing the exchange named
         if self.not_refs is not None and any(
             m.start() <= ref.start < m.end() for m in self.not_refs.finditer(text)
         ):
@@ -2074,6 +2109,44 @@ class Coreference:
             at = max(turn.content.find(question[:2]), 0)
             return said_mention(question, "thing", turn, "obj", at, self.aq.source)
         return None
+
+    def _kind_end(self, d: Any, text: str, ref: Ref) -> Candidate | None:
+        """The thing a demonstrative ending the query after what describes it (rules/
+        coreference.yaml ``kind_end`` ``query``: 起床后的那种) is a kind of: the best candidate
+        of the last exchange in one of the ``grams`` roles (the object: 定个闹钟), of no
+        ``skip_types`` type. None otherwise."""
+        if self.kind_end.query is None or not any(
+            m.start("ref") == ref.start for m in self.kind_end.query.finditer(text)
+        ):
+            return None
+        window = {ti.turn.index for ti in d.turns[-(self.max_back + 1) :]}
+        for c in self.mt.rank(d, text=text):
+            m = c.mention
+            if (
+                m.turn in window
+                and m.gram in self.kind_end.grams
+                and m.etype not in self.kind_end.skip_types
+                and m.text not in text
+            ):
+                return c
+        return None
+
+    def _known_asked(self, state: State, text: str, ref: Ref) -> Mention | None:
+        """What 这 in 这都不知道 / 这都不会 (rules/coreference.yaml ``known_asked`` ``query``)
+        points at when the assistant's reply, the last turn, asked about something (``asked``:
+        呐喊的作者是谁 / 恋舞ol怎么玩): the phrase its question is about. None otherwise."""
+        if self.known.query is None or self.known.asked is None or not state.history:
+            return None
+        if not any(m.start("ref") == ref.start for m in self.known.query.finditer(text)):
+            return None
+        turn = state.history[-1]
+        if turn.role != "assistant":
+            return None
+        m = self.known.asked.search(turn.content.strip())
+        if m is None or m.group("np") in text:
+            return None
+        np = m.group("np")
+        return said_mention(np, "thing", turn, "topic", turn.content.find(np), self.known.source)
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
         """The animal 它 points at when the last exchange names exactly one kind of animal by a
