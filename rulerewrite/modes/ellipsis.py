@@ -1045,6 +1045,17 @@ class Ellipsis:
         # a typed name one speaker said is the topic only when that turn names nothing else
         # (感觉潮汕的东西都挺好吃的: 都挺好 inside a clause about 潮汕 is no topic)
         if not typed:
+            # 孟庭苇清新自然 / 然后呢: a name the user's turn opens with and the reply names
+            # nothing (``user_name``: a property comment only)
+            if (
+                in_told
+                and not in_last
+                and not last.mentions
+                and a.startswith(topic.text)
+                and _CJK.search(topic.text) is not None  # so / iamnot: no name
+                and _alone(topic.text, told)
+            ):
+                return topic, "user_name"
             return None
         if in_last and is_question(last.parse) and _alone(topic.text, last):
             return topic, "asked"
