@@ -543,6 +543,13 @@ class Ellipsis:
         self.work_parts = rule_words(self.work_rule, "parts")
         self.work_max = int((self.work_rule.get("max_query") if self.work_rule else 0) or 16)
         self.work_favourite = rule_pattern(self.work_rule, "favourite")
+        # 你知道飘吗 / 歌曲消愁: a title no ranking finds, said in a frame naming it a work
+        wr = self.work_rule
+        self.work_frames = (
+            tuple(rule_regex(wr, "title_frames", f) for f in (wr.get("title_frames") or ()))
+            if wr is not None
+            else ()
+        )
         measure = lexicon.rule("completeness", "measure_noun")
         self.measure_rule = measure
         self.measure_open = rule_pattern(measure, "open_pattern")
@@ -1068,6 +1075,17 @@ class Ellipsis:
         # a typed name one speaker said is the topic only when that turn names nothing else
         # (感觉潮汕的东西都挺好吃的: 都挺好 inside a clause about 潮汕 is no topic)
         if not typed:
+            # 孟庭苇清新自然 / 然后呢: a name the user's turn opens with and the reply names
+            # nothing (``user_name``: a property comment only)
+            if (
+                in_told
+                and not in_last
+                and not last.mentions
+                and a.startswith(topic.text)
+                and _CJK.search(topic.text) is not None  # so / iamnot: no name
+                and _alone(topic.text, told)
+            ):
+                return topic, "user_name"
             return None
         if in_last and is_question(last.parse) and _alone(topic.text, last):
             return topic, "asked"
@@ -3357,7 +3375,7 @@ class Ellipsis:
         if before and (before[-1].text == "的" or kind_of(before[-1].pos, before[-1].text) == "DE"):
             return None
         last = d.turns[-2:]
-        title = self._work_title(d, parse.text)
+        title = self._work_title(d, parse.text) or self._framed_work(d)
         if title is None or title.text in parse.text:
             return None
         part = toks[k].text
@@ -3458,6 +3476,23 @@ class Ellipsis:
             ):
                 return m
             return None
+        return None
+
+    def _framed_work(self, d: Dialogue) -> Mention | None:
+        """A title no ranking finds (a one-character or number title, a kind word glued to
+        it) that a turn of the last exchange, the user's first, says in a frame naming it a
+        work (work_attribute ``title_frames``: 你知道飘吗 / 歌曲消愁 / 有首歌叫偏爱)."""
+        if not self.work_frames or self.work_rule is None:
+            return None
+        last = d.turns[-2:]
+        for ti in sorted(last, key=lambda t: t.turn.role != "user"):
+            for frame in self.work_frames:
+                m = frame.search(ti.turn.content)
+                if m is not None:
+                    title = m.group("title")
+                    return said_mention(
+                        title, "work", ti.turn, "topic", m.start("title"), self.work_rule.source
+                    )
         return None
 
     def _favourite(self, state: State, d: Dialogue, text: str) -> State | None:
