@@ -12,7 +12,8 @@ One run reports:
   rewrite), with a cold (empty) and a warm dictionary cache;
 - peak RSS (VmHWM) of a fresh process that builds a Rewriter and rewrites 20k queries of the log;
 - the floor: a private ``jieba.Tokenizer().lcut`` (the code behind ``jieba.lcut``) over the same
-  queries, and the ratio of our single-turn throughput to it.
+  queries, and the ratio of our single-turn throughput to it, both timed interleaved per chunk
+  of queries so that machine drift during the run moves both alike.
 
 The process pins itself to one CPU (``os.sched_setaffinity``) so throughput is per core.
 Results: a table on stdout and JSON in ``benchmarks/results/latest.json``.
@@ -297,17 +298,6 @@ def bench_parsing_cold(
     return _summary(times)
 
 
-def bench_throughput(fn: Any, queries: list[str], repeat: int = 3) -> float:
-    """Best of ``repeat`` passes, in queries per second."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for q in queries:
-            fn(q)
-        best = min(best, time.perf_counter() - t0)
-    return len(queries) / best
-
-
 def bench_stages(rw: Any, queries: list[str]) -> dict[str, float]:
     """Mean µs per query of the stages (for profiling): normaliser, automaton match, rewrite."""
     lex = rw.lexicon
@@ -426,7 +416,8 @@ def bench_cold_start(query: str, runs: int = 3) -> dict[str, Any]:
     return out
 
 
-def bench_jieba(queries: list[str]) -> float:
+def jieba_lcut() -> Any:
+    """A private, initialised ``jieba.Tokenizer().lcut`` (the code behind ``jieba.lcut``)."""
     import logging
 
     import jieba
@@ -434,7 +425,41 @@ def bench_jieba(queries: list[str]) -> float:
     jieba.setLogLevel(logging.WARNING)
     tok = jieba.Tokenizer()
     tok.initialize()
-    return bench_throughput(tok.lcut, queries)
+    return tok.lcut
+
+
+def bench_paired_throughput(
+    ours: Any, floor: Any, queries: list[str], *, rounds: int = 3, chunk: int = 2_000
+) -> dict[str, float]:
+    """Our throughput and the floor's over the same queries, measured interleaved: each round
+    times both on every ``chunk`` of queries in turn (which goes first alternates per chunk),
+    so a machine that speeds up or slows down during the run moves both alike. Separate passes
+    a minute apart made the ratio swing 0.30–0.64 between two runs of the same code. Returns
+    the best round's queries per second of each and the median of the per-round ratios."""
+    t_ours: list[float] = []
+    t_floor: list[float] = []
+    for _ in range(rounds):
+        a = b = 0.0
+        for k, i in enumerate(range(0, len(queries), chunk)):
+            part = queries[i : i + chunk]
+            for name in ("ours", "floor") if k % 2 == 0 else ("floor", "ours"):
+                fn = ours if name == "ours" else floor
+                t0 = time.perf_counter()
+                for q in part:
+                    fn(q)
+                dt = time.perf_counter() - t0
+                if name == "ours":
+                    a += dt
+                else:
+                    b += dt
+        t_ours.append(a)
+        t_floor.append(b)
+    ratios = sorted(f / o for o, f in zip(t_ours, t_floor, strict=True))
+    return {
+        "ours_qps": len(queries) / min(t_ours),
+        "floor_qps": len(queries) / min(t_floor),
+        "ratio": ratios[len(ratios) // 2],
+    }
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -460,11 +485,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         latency = bench_latency(rw, pairs)
         distinct = bench_distinct(rw, pairs)
         parsing_cold = bench_parsing_cold(rw, pairs)
-        ours_qps = bench_throughput(rw.rewrite, single)
+        paired = bench_paired_throughput(rw.rewrite, jieba_lcut(), single)
+        ours_qps = paired["ours_qps"]
         stages = bench_stages(rw, single[:20_000])
         breakdown = bench_breakdown(rw, pairs)
         rss = _run(_RSS, str(args.log), str(args.rss_queries), env=env)
-    jieba_qps = bench_jieba(single)
+    jieba_qps = paired["floor_qps"]
     cold = bench_cold_start("保单怎么退")
 
     results: dict[str, Any] = {
@@ -485,7 +511,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "needs_parsing_cold_memos": parsing_cold,
         "single_turn_qps": ours_qps,
         "jieba_lcut_qps": jieba_qps,
-        "jieba_ratio": ours_qps / jieba_qps,
+        "jieba_ratio": paired["ratio"],
+        "jieba_ratio_method": "interleaved per 2,000-query chunk, median of 3 rounds",
         "stages_mean_us": stages,
         "breakdown": breakdown,
         "cold_start": cold,
