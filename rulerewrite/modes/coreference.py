@@ -27,6 +27,7 @@ from rulerewrite.modes.multiturn import (
     merge_nested,
     resolved,
     salient,
+    unpunctuated,
 )
 from rulerewrite.result import Step
 from rulerewrite.text.builtin_parser import kind_of, may_end_name, unseen_names
@@ -2279,7 +2280,7 @@ class Coreference:
         if exchange is None or not self.who_question.search(exchange[0].turn.content):
             return None
         asked, last = exchange
-        reply = last.turn.content.strip().rstrip("?？!！。.~ ")
+        reply = unpunctuated(last.turn.content)
         fm = self.who_reply.match(reply)
         if fm is None:
             return None

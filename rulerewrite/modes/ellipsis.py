@@ -46,6 +46,7 @@ from rulerewrite.modes.multiturn import (
     outermost,
     resolved,
     salient,
+    unpunctuated,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
 from rulerewrite.text.parse import Parse, Token
@@ -1114,7 +1115,7 @@ class Ellipsis:
             # 不会 / 没有喝: the verb after its negation; 没有 alone is 有 negated
             verb = next((v[len(n) :] for n in self.own_negations if v.startswith(n) and v != n), v)
         told, last = exchange
-        asked = told.turn.content.strip().rstrip("?？!！。.~ ")
+        asked = unpunctuated(told.turn.content)
         body = self.own_asked_end.sub("", asked)
         obj, src, what = None, told, f"the user's own question {asked!r}"
         if body != asked and body and not _CLAUSES.search(body):
@@ -2338,7 +2339,7 @@ class Ellipsis:
         last = _answered(state, d)
         if last is None:
             return None
-        said = last.turn.content.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(last.turn.content)
         if len(said) > self.judged_reply_len:
             return None
         for c in cands:
@@ -2368,7 +2369,7 @@ class Ellipsis:
         user = next((t for t in reversed(d.turns) if t.turn.role == "user"), None)
         if user is None or m.turn != user.turn.index:
             return False
-        said = user.turn.content.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(user.turn.content)
         if not said.startswith(m.text):
             return False
         return self._evaluation(said[len(m.text) :]) is not None
@@ -2376,7 +2377,7 @@ class Ellipsis:
     def _evaluation(self, text: str) -> str | None:
         """The judging word when ``text`` is nothing but an evaluation (adverbs, then an
         adjective or 好X / 难X, then particles: 超好吃啊 -> 好吃; 真的难 -> 难), else None."""
-        rest = self.judged_end.sub("", text.strip().rstrip("?？!！。.~ "))
+        rest = self.judged_end.sub("", unpunctuated(text))
         toks = [t for t in self.mt.parse(rest).tokens if t.text.strip()] if rest else []
         if not toks:
             return None
@@ -2411,7 +2412,7 @@ class Ellipsis:
         now = self._evaluation(text)
         if now is None:
             return False
-        said = user.turn.content.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(user.turn.content)
         reply = d.turns[-1].turn.content if d.turns[-1].turn.role == "assistant" else ""
         if not said.startswith(best.mention.text):
             # 追了好几期偶像练习生 / 好看吗 / 好看: the reply asked for this very judgement
@@ -2890,7 +2891,7 @@ class Ellipsis:
         if m is None or exchange is None:
             return None
         for ti, pat in zip(exchange, (self.teach_asked, self.teach_unable), strict=True):
-            said = ti.turn.content.strip().rstrip("?？!！。.~ ")
+            said = unpunctuated(ti.turn.content)
             found = pat.search(said) if pat is not None else None
             if found is None:
                 continue
@@ -2999,7 +3000,7 @@ class Ellipsis:
         user = d.last_user()
         if self.why_compared is None or self.why_compared_reply is None or user is None:
             return None
-        q = self.why_compared.match(user.turn.content.strip().rstrip("?？!！。.~ "))
+        q = self.why_compared.match(unpunctuated(user.turn.content))
         r = self.why_compared_reply.match(said)
         if q is None or r is None or r.group("x") not in (q.group("a"), q.group("b")):
             return None
@@ -3016,10 +3017,10 @@ class Ellipsis:
         last = _answered(state, d)
         if reply_re is None or end_re is None or last is None:
             return None
-        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        asked = unpunctuated(last.turn.content)
         if re.search(r"[,，。;；!！?？]", asked) or not end_re[0].search(asked):
             return None
-        m = reply_re[0].match(text.strip().rstrip("?？!！。.~ "))
+        m = reply_re[0].match(unpunctuated(text))
         if m is None:
             return None
         v, asp = m.group("v"), m.group("asp") or ""
@@ -3713,7 +3714,7 @@ class Ellipsis:
         m = _A_NOT_A.search(asked)
         if m is None or re.search(r"[,，。;；!！?？\s]", asked[m.start() :]):
             return None
-        said = text.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(text)
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
         a, rest = m.group("a"), asked[m.end() :]
         if (
@@ -3754,7 +3755,7 @@ class Ellipsis:
         last = _answered(state, d)
         if rule is None or last is None or self.ja.end is None or self.ja.degree is None:
             return None
-        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        asked = unpunctuated(last.turn.content)
         body = self.ja.end.sub("", asked)
         if body == asked:
             m = _A_NOT_A.search(asked)
@@ -3763,7 +3764,7 @@ class Ellipsis:
             body = asked[: m.start()] + asked[m.end() - 1 :]  # 好不好用 -> 好用
         if self.ja.lead is not None:
             body = self.ja.lead.sub("", body, count=1)
-        said = text.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(text)
         core = self.ja.drop.sub("", said) if self.ja.drop is not None else said
         degree = self.ja.degree.match(core)
         pred = core[degree.end() :] if degree else core
@@ -3830,7 +3831,7 @@ class Ellipsis:
         knows = self.wh_knows.fullmatch(asked) if self.wh_knows is not None else None
         if knows is not None:
             asked = knows.group("q")  # 知道江苏省会在哪里吗 / 南京 -> 江苏省会在南京
-        said = text.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(text)
         modifier = self._modifier_answer(wh.pattern, asked, said)
         if modifier is not None:
             filled, q = modifier
@@ -3912,9 +3913,9 @@ class Ellipsis:
             or hist[-2].role != "user"
         ):
             return None
-        asked = hist[-1].content.strip().rstrip("?？!！。.~ ")
+        asked = unpunctuated(hist[-1].content)
         stated = hist[-2].content.strip().rstrip("!！。.~ ")
-        said = text.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(text)
         core = said.rstrip("啊呀哦吧的哈呢吖嘛呗哒")
         if (
             not 1 <= len(core) <= st.max_answer
@@ -4035,7 +4036,7 @@ class Ellipsis:
             return None
         asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
         q = self.wh_times.match(asked)
-        said = text.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(text)
         core = said.rstrip("啊呀哦吧哈呢吖嘛")
         if q is None or not core.removesuffix("了").endswith(q.group("m")):
             return None
@@ -4202,9 +4203,9 @@ class Ellipsis:
         last = _answered(state, d)
         if rule is None or rule.pattern is None or asking is None or last is None:
             return None
-        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        asked = unpunctuated(last.turn.content)
         q = next((mq for p in self.who_questions if (mq := p.match(asked)) is not None), None)
-        said = text.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(text)
         m = rule.pattern.match(said)
         if q is None or m is None or q.group("s") in said or _HAS_QWORD.search(said):
             return None  # 同英语废是啥意思 / 啥意思: asking back, not answering
@@ -4269,8 +4270,8 @@ class Ellipsis:
         last = _answered(state, d)
         if rule is None or rule.pattern is None or last is None:
             return None
-        m = rule.pattern.match(text.strip().rstrip("?？!！。.~ "))
-        asked = self.unknown_end.sub("", last.turn.content.strip().rstrip("?？!！。.~ "))
+        m = rule.pattern.match(unpunctuated(text))
+        asked = self.unknown_end.sub("", unpunctuated(last.turn.content))
         if (
             m is None
             or not _HAS_QWORD.search(asked)
@@ -4299,7 +4300,7 @@ class Ellipsis:
         知道 -> 你竟然不知道怎么去火车站): the assistant's question, else the user's own when
         the assistant asked nothing back."""
         cl = self.clause
-        m = cl.pattern.match(text.strip().rstrip("?？!！。.~ ")) if cl.pattern else None
+        m = cl.pattern.match(unpunctuated(text)) if cl.pattern else None
         exchange = last_exchange(state, d) if m is not None else None
         if m is None or exchange is None:
             return None
@@ -4337,7 +4338,7 @@ class Ellipsis:
         """Turn ``ti`` as a short wh-question without its asking frame and final particles
         (clause_object), or None."""
         cl = self.clause
-        said = ti.turn.content.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(ti.turn.content)
         if cl.drop_end is not None:
             said = cl.drop_end.sub("", said)
         if (
@@ -4359,7 +4360,7 @@ class Ellipsis:
         last = _answered(state, d)
         if last is None:
             return None
-        reply_text = text.strip().rstrip("?？!！。.~ ")
+        reply_text = unpunctuated(text)
         # an interjection before the reply (嗯嗯对呢 / 哈哈哈可以) stays in front of it
         opener = self.interjection.match(reply_text)
         said_before = opener.group() if opener else ""
@@ -4368,7 +4369,7 @@ class Ellipsis:
             m = rule_match(rule, reply_text)
             if m is None:
                 continue
-            said = last.turn.content.strip().rstrip("?？!！。.~ ")
+            said = unpunctuated(last.turn.content)
             remark = end.sub("", lead.sub("", said, count=1)).strip()
             if (
                 not 1 <= len(remark) <= int(rule.get("max_remark") or 10)
@@ -4486,7 +4487,7 @@ class Ellipsis:
         noun phrase is about that phrase (火车站哦 / 好远 -> 火车站好远; 历下区 / 好巧 ->
         历下区好巧)."""
         last = _answered(state, d)
-        said = text.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(text)
         if last is None or not self.evaluation.match(said):
             return None
         if any(_names_a_kind(t) for t in self.mt.parse(said).tokens):
@@ -4615,7 +4616,7 @@ class Ellipsis:
         rule, asked = self.opinion_rule, self.opinion_question
         if rule is None or rule.pattern is None or asked is None:
             return None
-        said = text.strip().rstrip("?？!！。.~ ")
+        said = unpunctuated(text)
         m = rule.pattern.match(said)
         last = _answered(state, d)
         if last is not None and m is None and len(said) <= 6:
@@ -4624,7 +4625,7 @@ class Ellipsis:
             return None
         if any(_names_a_kind(t) for t in self.mt.parse(m["e"]).tokens):
             return None  # 好学校 / 不是他: a kind or a person, not a quality
-        q = asked.match(last.turn.content.strip().rstrip("?？!！。.~ "))
+        q = asked.match(unpunctuated(last.turn.content))
         if q is None:
             return self._bare_opinion(state, d, said, last)
         thing = self.mt.bare_noun_phrase(q["x"], _NOUN_PHRASE_KINDS)
@@ -4647,7 +4648,7 @@ class Ellipsis:
         repeats its predicate (特别好吃 / 严重): it is said of what the user's turn before it
         named (晚上有虾米吃 / 好吃吗 / 特别好吃 -> 虾米特别好吃)."""
         bare = self.opinion_bare
-        asked = last.turn.content.strip().rstrip("?？!！。.~ ")
+        asked = unpunctuated(last.turn.content)
         if _A_NOT_A.search(asked):
             # 好不好吃啊 asks what 好吃吗 asks
             asked = _A_NOT_A.sub(r"\g<a>", asked, count=1).rstrip("啊呀呢哈") + "吗"
@@ -4687,7 +4688,7 @@ class Ellipsis:
         rule = self.identity_rule
         if rule is None or rule.pattern is None or not self.identity_heads:
             return None
-        m = rule.pattern.match(text.strip().rstrip("?？!！。.~ "))
+        m = rule.pattern.match(unpunctuated(text))
         if m is None:
             return None
         np_toks = self.mt.parse(m.group("np")).tokens
@@ -4823,7 +4824,7 @@ class Ellipsis:
         if rule is None or self.identity_defines is None or not self.identity_defines.match(text):
             return None
         told, last = exchange
-        reply = last.turn.content.strip().rstrip("?？!！。.~ ")
+        reply = unpunctuated(last.turn.content)
         asked_back = self.identity_asked_back is not None and (
             self.identity_asked_back.match(reply) is not None
         )
@@ -4867,7 +4868,7 @@ class Ellipsis:
             self.identity_unknown is not None
             and last is not None
             and last.role == "assistant"
-            and self.identity_unknown.match(last.content.strip().rstrip("?？!！。.~ ")) is not None
+            and self.identity_unknown.match(unpunctuated(last.content)) is not None
         )
 
     def _attribute_ne(self, state: State, d: Dialogue, x: str) -> State | None:

@@ -637,7 +637,7 @@ class MultiTurn:
         if self.narrative is None or exchange is None:
             return None
         told = exchange[0]
-        fm = self.narrative.match(told.turn.content.strip().rstrip("?？!！。.~ "))
+        fm = self.narrative.match(unpunctuated(told.turn.content))
         if fm is None:
             return None
         verb, who = fm.group("v"), fm.group("x")
@@ -1523,6 +1523,15 @@ def _whole_in_both(pa: Parse, a: int, pb: Parse, b: int, size: int) -> tuple[int
     if not cuts:
         return b, b
     return b + cuts[0], b + cuts[-1]
+
+
+_END_PUNCT = "?？!！。.~ "  # what ends a turn without being part of what it says
+
+
+def unpunctuated(text: str) -> str:
+    """``text`` without surrounding whitespace and the punctuation that ends it (你说呢？ ->
+    你说呢): the form the answer and echo rules match a turn in."""
+    return text.strip().rstrip(_END_PUNCT)
 
 
 def longest_common(a: str, b: str) -> tuple[int, int, int]:
