@@ -79,6 +79,9 @@ class Guards:
             for i, g in enumerate(self.glue):
                 self._glue_auto.add_word(g, i)
             self._glue_auto.make_automaton()
+        # a lone history character allowed when a turn says it after one of these (how_verbs)
+        how = next((r for r in lexicon.rules.get("guard", ()) if r.id == "how_verbs"), None)
+        self.how_words = tuple(str(w) for w in ((how.get("how_words") or ()) if how else ()))
         self.negation_words = sorted(
             {self.norm(e.text).text for e in lexicon.entries_of("negation")}, key=len, reverse=True
         )
@@ -308,6 +311,13 @@ class Guards:
             return self.glue
         return [self.glue[i] for i in sorted({i for _end, i in self._glue_auto.iter(text)})]
 
+    def _how_verb(self, ch: str, said: _Said) -> bool:
+        """Whether a history turn says ``ch`` right after a how-word (rules/guards.yaml
+        ``how_verbs``): a one-character verb the user asked how to do, moved before its object
+        (手风琴怎么拉 / 你会吗 -> 你会拉手风琴吗), which no run of two characters covers. Asked
+        only of a character that would otherwise be reported as invented."""
+        return any(said.has(w + ch) for w in self.how_words)
+
     def check_cover(self, prot: Protected, texts: Sequence[str]) -> str | None:
         joined = " ".join(self.norm(t).text for t in texts)
         for kind, text, src in prot.items:
@@ -338,7 +348,7 @@ class Guards:
         rest = _strip_history(rest, said)
         for g in self._glue_in(rest):
             rest = rest.replace(g, " ")
-        left = "".join(ch for ch in rest if _WORDISH.match(ch))
+        left = "".join(ch for ch in rest if _WORDISH.match(ch) and not self._how_verb(ch, said))
         if left:
             return (
                 f"introduces {left!r}, found neither in the query, the history nor the dictionaries"

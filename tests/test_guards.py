@@ -81,12 +81,22 @@ def test_unsafe_output_is_rejected_with_a_reason(
         ("請問 ｉＰｈｏｎｅ１５ 保修多久", "iPhone15 保修多久", ()),  # width, script, filler
         ("不能退保怎么办", "不能退保怎么办", ()),
         ("它不支持私有部署吗", "Qdrant不支持私有部署吗", ("Qdrant 是什么", "向量数据库")),
+        # the one-character verb the history asked how to do (手风琴怎么拉) stands apart from
+        # its object in the history: it is the user's word, not an invented one
+        ("你会吗", "你会拉手风琴吗", ("手风琴怎么拉", "这乐器的声音很好听")),
+        ("你能不能", "你能不能煎牛排", ("牛排 咋煎", "火候很重要")),
     ],
 )
 def test_safe_output_passes(
     rw: Rewriter, original: str, produced: str, history: Sequence[str]
 ) -> None:
     assert why(rw, original, produced, history) is None
+
+
+def test_lone_history_character_other_than_a_how_verb_is_still_invented(rw: Rewriter) -> None:
+    # 琴 is said in the history, but not as the verb of a how-question: still invented
+    got = why(rw, "你会吗", "你会琴手风琴吗", ("手风琴怎么拉", "很好听"))
+    assert got is not None and "introduces '琴'" in got, got
 
 
 def test_negation_supplied_by_the_history_may_be_added(rw: Rewriter) -> None:

@@ -519,6 +519,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         **dict.fromkeys(("when_words", "echo_open"), "words"),
         **dict.fromkeys(("max_answer", "max_statement"), "count"),
     },
+    # 手风琴怎么拉 / 你会吗 -> 你会拉手风琴吗: the how-verb the history said (guards how_verbs)
+    ("guard", "how_verbs"): {"how_words": "words"},
     # 有哪些 after the user's bare noun phrase (宫崎骏的动漫 / … / 有哪些): ellipsis bare_which
     ("completeness", "bare_which"): {
         "pattern": "regex",
@@ -538,6 +540,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
                 "bare_vp",
                 "bare_vp_how",
                 "how_vp",
+                "topic_how",
             ),
             "regex",
         ),

@@ -113,6 +113,7 @@ class _ModalVp(RuleView):
     bare_vp_how: re.Pattern[str] | None = None
     clause_modals: frozenset[str] = frozenset()
     how_vp: re.Pattern[str] | None = None
+    topic_how: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -1362,7 +1363,7 @@ class Ellipsis:
         asked = exchange[0]
         h = mv.how_vp.match(asked.turn.content.strip()) if mv.how_vp is not None else None
         if h is None:
-            return None
+            return self._topic_how_vp(exchange, text)
         vp = h.group("vp")
         first = next((t for t in asked.parse.tokens if t.start == h.start("vp")), None)
         if (
@@ -1376,6 +1377,38 @@ class Ellipsis:
         ):
             return None
         return vp, asked, True
+
+    def _topic_how_vp(
+        self, exchange: tuple[TurnInfo, TurnInfo], text: str
+    ) -> tuple[str, TurnInfo, bool] | None:
+        """The verb phrase a bare modal takes from a how-question of the last exchange that
+        names its thing before the how-word, the user's turn first (modal_vp ``topic_how``:
+        手风琴怎么拉 / … / 你会不会 -> 你会不会拉手风琴): the verb, then the thing. None when
+        no turn asks so, the verb is no verb phrase's (怎么样) or the thing names a person."""
+        mv = self.mv
+        if mv.topic_how is None:
+            return None
+        for ti in exchange:
+            h = mv.topic_how.match(ti.turn.content.strip())
+            if h is None:
+                continue
+            topic, v = h.group("topic"), h.group("v")
+            vp = v + topic
+            start = h.start("topic") + len(ti.turn.content) - len(ti.turn.content.lstrip())
+            if (
+                v in mv.bare_vp_not
+                # 他怎么来的: a person is no thing to do (by word: 电吉他 holds no 他)
+                or any(
+                    kind_of(t.pos, t.text) == "PRON"
+                    for t in ti.parse.tokens
+                    if start <= t.start < start + len(topic)
+                )
+                or _HAS_QWORD.search(topic)
+                or vp in text
+            ):
+                return None
+            return vp, ti, True
+        return None
 
     def _how_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare how-question about a verb the last exchange asked about a topic, when nothing
