@@ -1854,8 +1854,11 @@ class Ellipsis:
         if fav is not None:
             return fav  # 你最喜欢谁 / 喜欢里面的谁: the members of the work talked about
         parse = self.mt.parse(text)
-        if self.mt.references(text, parse):
-            return state  # pronouns and sets: coreference / comparison decide
+        if any(r.text for r in self.mt.references(text, parse)):
+            # pronouns and sets: coreference / comparison decide; a zero-width one (the trouble
+            # before a bare 怎么办, coreference problem_then) left unresolved leaves the subject
+            # to find here (胃癌 / … / 怎么办 -> 胃癌怎么办)
+            return state
         which, at = self.mt.which_noun(text, parse)
         member = which in self.which_members and not any(
             kind_of(t.pos, t.text) == "NOUN" for t in parse.tokens if t.end <= at
