@@ -1378,6 +1378,21 @@ class Ellipsis:
             return None
         return vp, asked, True
 
+    def _past_bare_frame(
+        self, text: str, parse: Parse, counted: re.Match[str] | None, gap: tuple[str, int] | None
+    ) -> tuple[str, int] | None:
+        """The subject gap moved past a speaker's frame said with no speaker (rules/
+        completeness.yaml ``speaker_frames``: 觉得怎么样 -> 觉得X怎么样, as 你觉得 and 感觉 take
+        it): a gap in front of the frame is the frame's own missing speaker, not the framed
+        clause's topic. ``gap`` as it was when the frame is not there or frames no gap."""
+        if gap is None or self.frame is None:
+            return gap
+        m = self.frame.match(text)
+        if m is None or gap[1] >= m.end():
+            return gap
+        framed = self._gap(parse, counted, skip=self.frame)
+        return framed if framed is not None and framed[0] == "subject" else gap
+
     def _topic_how_vp(
         self, exchange: tuple[TurnInfo, TurnInfo], text: str
     ) -> tuple[str, TurnInfo, bool] | None:
@@ -1880,6 +1895,7 @@ class Ellipsis:
             # 嗯嗯怎么设置密码 takes its topic after 嗯嗯
             acked = self._gap(parse, counted, after_ack=True)
             gap = acked if acked is None or acked[0] == "subject" else gap
+            gap = self._past_bare_frame(text, parse, counted, gap)
         elif gap is None and self.frame is not None and self.frame.match(text):
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
             framed = self._gap(parse, counted, skip=self.frame)
