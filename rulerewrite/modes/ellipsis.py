@@ -3247,7 +3247,10 @@ class Ellipsis:
                 obj = named
                 if obj in parse.text or self.personal.search(obj):
                     return None
-                if self.how.match(parse.text):
+                if self.how.match(parse.text) and not (
+                    # 如何找 / 怎么去: a how_object verb takes it after (如何找工作)
+                    self.how_object is not None and self.how_object.match(parse.text)
+                ):
                     new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
                 else:
                     end = self._after_aspect(toks, j)
