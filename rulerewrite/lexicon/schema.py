@@ -481,6 +481,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "offer_end",
             "offer_clause",
             "how",
+            "how_said",
             "possessor",
             "yes_no",
             "final_mood",

@@ -258,6 +258,7 @@ class Ellipsis:
         self.offer_end = rule_pattern(pats, "offer_end") or never
         self.offer_clause = rule_pattern(pats, "offer_clause") or never
         self.how = rule_pattern(pats, "how") or never
+        self.how_said = rule_pattern(pats, "how_said") or never
         self.taste = rule_pattern(pats, "taste")
         self.kind_comment = rule_pattern(pats, "kind_comment")
         self.possessor = rule_pattern(pats, "possessor") or never
@@ -3247,9 +3248,12 @@ class Ellipsis:
                 obj = named
                 if obj in parse.text or self.personal.search(obj):
                     return None
-                if self.how.match(parse.text) and not (
+                if (
+                    self.how.match(parse.text)
                     # 如何找 / 怎么去: a how_object verb takes it after (如何找工作)
-                    self.how_object is not None and self.how_object.match(parse.text)
+                    and not (self.how_object is not None and self.how_object.match(parse.text))
+                    # 你知道怎么查文献吗 / 怎么查: the turn asked it so (怎么查文献)
+                    and not self.how_said.search(ti.turn.content[: t.start])
                 ):
                     new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
                 else:
