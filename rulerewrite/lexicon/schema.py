@@ -520,6 +520,12 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         **dict.fromkeys(("when_words", "echo_open"), "words"),
         **dict.fromkeys(("max_answer", "max_statement"), "count"),
     },
+    # 我冷 / … / (那)怎么办: the trouble the last exchange stated (coreference problem_then)
+    # (its ``number`` is a plain word, singular, checked as a string like a regex)
+    ("coreference", "problem_then"): {
+        **dict.fromkeys(("pattern", "number", "problem", "drop", "reply_drop"), "regex"),
+        "max_len": "count",
+    },
     # 手风琴怎么拉 / 你会吗 -> 你会拉手风琴吗: the how-verb the history said (guards how_verbs)
     ("guard", "how_verbs"): {"how_words": "words"},
     # 有哪些 after the user's bare noun phrase (宫崎骏的动漫 / … / 有哪些): ellipsis bare_which

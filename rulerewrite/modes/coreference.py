@@ -91,6 +91,7 @@ class _ProblemThen(RuleView):
 
     problem: re.Pattern[str] | None = None
     drop: re.Pattern[str] | None = None
+    reply_drop: re.Pattern[str] | None = None
     max_len: int = key(default=8, absent=0)
 
 
@@ -2035,7 +2036,7 @@ class Coreference:
         """The trouble a turn of the last exchange states, the user's turn first (rules/
         coreference.yaml ``problem_then``: 我冷 -> 冷, 可是睡不着 -> 睡不着): its last clause
         when it states one and asks nothing, without the speaker, a conjunction, a time word
-        and closing particles. None otherwise."""
+        and closing particles, and the reply's own final 我 (``reply_drop``). None otherwise."""
         if self.pt.problem is None or self.pt.drop is None:
             return None
         for turn in [t for t in state.history[-2:] if t.content.strip()]:
@@ -2044,6 +2045,8 @@ class Coreference:
                 continue
             clause = _CLAUSE_SPLIT.split(said.rstrip("，,。！!～~ "))[-1]
             trouble = self.pt.drop.sub("", clause)
+            if turn.role != "user" and self.pt.reply_drop is not None:
+                trouble = self.pt.reply_drop.sub("", trouble)  # 没人照顾我: the assistant's 我
             if 0 < len(trouble) <= self.pt.max_len and self.pt.problem.search(trouble):
                 at = turn.content.find(trouble)
                 return said_mention(trouble, "thing", turn, "obj", max(at, 0), self.pt.source)
