@@ -553,6 +553,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         ),
         **dict.fromkeys(("subject_kinds", "asked_subject"), "words"),
     },
+    # 帅不帅 / 我问你般配吗: the end of the user's last turn said again (ellipsis said_again)
+    ("completeness", "said_again"): {
+        **dict.fromkeys(("pattern", "not_in_turn", "drop_lead", "asking_lead"), "regex"),
+        **dict.fromkeys(("min_len", "min_lead"), "count"),
+    },
     # 你居然不知道 / 你说呢: the wh-question of the last exchange (ellipsis clause_object)
     ("completeness", "clause_object"): dict.fromkeys(
         (

@@ -651,6 +651,7 @@ class Ellipsis:
         self.said_again_lead = int((again.get("min_lead") if again else 0) or 2)
         self.said_again_not_lead = rule_pattern(again, "not_in_turn")
         self.said_again_drop = rule_pattern(again, "drop_lead")
+        self.said_again_asking = rule_pattern(again, "asking_lead")
         tc = self.topic_rule = lexicon.rule("completeness", "topic_comment")
         sources = (tc.get("sources") if tc else None) or {}
         self.topic_shapes = {str(k): frozenset(str(w) for w in v) for k, v in sources.items()}
@@ -752,14 +753,19 @@ class Ellipsis:
         query (rules/completeness.yaml ``said_again``): the assistant's reply missed the point,
         so the user repeats the part that matters, and the whole turn is what they mean
         (谢志尚帅不帅 / 一般吧 / 帅不帅 -> 谢志尚帅不帅; 教师资格证怎么报名 / … / 怎么报名 ->
-        教师资格证怎么报名)."""
+        教师资格证怎么报名). Said after a lead asking again (``asking_lead``: 我问你 / 我是问你),
+        the turn's head goes after that lead (雒鸿琛跟何蕊般配吗 / … / 我问你般配吗 -> 我问你雒鸿琛跟
+        何蕊般配吗)."""
         rule = self.said_again_rule
         text = state.standalone
         if rule is None or rule.pattern is None or len(text) > self.max_len:
             return None
         told = exchange[0]
         said = rule.pattern.sub("", told.turn.content.strip())
-        core = rule.pattern.sub("", text.strip())
+        asking = self.said_again_asking.match(text) if self.said_again_asking else None
+        opener = asking.group(0) if asking is not None else ""
+        body = text.strip()[len(opener) :]
+        core = rule.pattern.sub("", body)
         lead = len(said) - len(core)
         if (
             len(core) < self.said_again_min
@@ -773,7 +779,7 @@ class Ellipsis:
         if self.said_again_drop is not None:
             # 我肚子好痛 / … / 好痛啊 -> 肚子好痛啊: the speaker's own 我 is no part of the topic
             head = self.said_again_drop.sub("", head, count=1) or head
-        new = head + text.strip()
+        new = opener + head + body
         return _resolved_from(
             state,
             rule.source,
