@@ -553,6 +553,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         ),
         **dict.fromkeys(("subject_kinds", "asked_subject"), "words"),
     },
+    # 你知道扶摇吗 / 电视剧 / 我女朋友: what the framed topic is (ellipsis answer_identity)
+    ("completeness", "answer_identity"): {
+        **dict.fromkeys(("pattern", "by", "unknown", "defines", "asked_back", "own"), "regex"),
+        "heads": "words",
+    },
     # 帅不帅 / 我问你般配吗: the end of the user's last turn said again (ellipsis said_again)
     ("completeness", "said_again"): {
         **dict.fromkeys(("pattern", "not_in_turn", "drop_lead", "asking_lead"), "regex"),

@@ -405,6 +405,7 @@ class Ellipsis:
         self.identity_unknown = rule_pattern(self.identity_rule, "unknown")
         self.identity_defines = rule_pattern(self.identity_rule, "defines")
         self.identity_asked_back = rule_pattern(self.identity_rule, "asked_back")
+        self.identity_own = rule_pattern(self.identity_rule, "own")
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
@@ -4690,7 +4691,8 @@ class Ellipsis:
     def _identity(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare noun phrase naming a kind, right after the user introduced a topic with a
         topic frame, says what that topic is (你知道扶摇吗 / … / 电视剧 -> 扶摇是电视剧;
-        米鹏是谁 / … / 一个老师 -> 米鹏是一个老师; 是小说吗 -> 玩偶之家是小说吗)."""
+        米鹏是谁 / … / 一个老师 -> 米鹏是一个老师; 是小说吗 -> 玩偶之家是小说吗); so does what the
+        topic is to the speaker (``own``: 认识邹肖羽吗 / … / 我女朋友 -> 邹肖羽是我女朋友)."""
         rule = self.identity_rule
         if rule is None or rule.pattern is None or not self.identity_heads:
             return None
@@ -4699,22 +4701,26 @@ class Ellipsis:
             return None
         np_toks = self.mt.parse(m.group("np")).tokens
         by = self.identity_by.match(m.group("np")) if self.identity_by is not None else None
+        # 我女朋友 / 我最爱的动漫: who or what the topic is to the speaker
+        own = self.identity_own is not None and self.identity_own.match(m.group("np")) is not None
         if by is not None:
             # 狄更斯写的 / 初音未来的: whose the topic is; the maker is a name, not a speaker
             maker = self.mt.parse(by.group("who")).tokens
             if not maker or any(kind_of(t.pos, t.text) != "NOUN" for t in maker):
                 return None
-        elif not (
-            m.group("cop") and names_a_thing(np_toks) and m.group("np")[0] not in "啊呀吧嘛哦"
-        ) and (
-            not (
-                m.group("np").endswith(self.identity_heads)
-                # 你知道苏翔吗 / 不知道 / 最帅的男人: after "who is that?" any noun phrase
-                or (self._unknown_reply(state) and names_a_thing(np_toks))
+        elif (
+            not (m.group("cop") and names_a_thing(np_toks) and m.group("np")[0] not in "啊呀吧嘛哦")
+            and not own
+            and (
+                not (
+                    m.group("np").endswith(self.identity_heads)
+                    # 你知道苏翔吗 / 不知道 / 最帅的男人: after "who is that?" any noun phrase
+                    or (self._unknown_reply(state) and names_a_thing(np_toks))
+                )
+                or not np_toks
+                or kind_of(np_toks[0].pos, np_toks[0].text) == "VERB"
+                or any(kind_of(t.pos, t.text) == "PRON" for t in np_toks)
             )
-            or not np_toks
-            or kind_of(np_toks[0].pos, np_toks[0].text) == "VERB"
-            or any(kind_of(t.pos, t.text) == "PRON" for t in np_toks)
         ):
             # (是我男朋友 / 是我心爱的人: with its copula any noun phrase says who the topic is)
             # 喜欢看电影 / 我的书: a clause or the speakers' thing, not a kind; a verb inside a
