@@ -558,6 +558,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         **dict.fromkeys(("pattern", "by", "unknown", "defines", "asked_back", "own"), "regex"),
         "heads": "words",
     },
+    # 你平时都喜欢听什么歌 / 都可以: the asked part said of "any will do" (ellipsis any_will_do)
+    ("completeness", "any_will_do"): dict.fromkeys(("pattern", "asked", "asked_back"), "regex"),
     # 帅不帅 / 我问你般配吗: the end of the user's last turn said again (ellipsis said_again)
     ("completeness", "said_again"): {
         **dict.fromkeys(("pattern", "not_in_turn", "drop_lead", "asking_lead"), "regex"),

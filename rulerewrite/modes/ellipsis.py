@@ -653,6 +653,10 @@ class Ellipsis:
         self.said_again_not_lead = rule_pattern(again, "not_in_turn")
         self.said_again_drop = rule_pattern(again, "drop_lead")
         self.said_again_asking = rule_pattern(again, "asking_lead")
+        # 你平时都喜欢听什么歌 / 都可以: the asked part said of "any will do" (any_will_do)
+        self.any_rule = lexicon.rule("completeness", "any_will_do")
+        self.any_asked = rule_pattern(self.any_rule, "asked")
+        self.any_back = rule_pattern(self.any_rule, "asked_back")
         tc = self.topic_rule = lexicon.rule("completeness", "topic_comment")
         sources = (tc.get("sources") if tc else None) or {}
         self.topic_shapes = {str(k): frozenset(str(w) for w in v) for k, v in sources.items()}
@@ -743,6 +747,7 @@ class Ellipsis:
             or (self._defined(done, exchange) if exchange is not None else None)
             or (self._topic_comment(done, d, exchange) if exchange is not None else None)
             or (self._verb_object_open(done, exchange) if exchange is not None else None)
+            or (self._any_will_do(done, exchange) if exchange is not None else None)
         )
         if again is None:
             # 瓦力是你谁 / 我不认识: the short reply's lead, kept aside by _complete
@@ -790,6 +795,38 @@ class Ellipsis:
             "statement",
             slot="statement",
             note=f"the end of the user's last turn said again: {said!r}",
+            confidence=0.6,
+        )
+
+    def _any_will_do(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare "any will do" (都可以 / 都行) answering the wh-question of the last exchange,
+        when nothing else completed the query (rules/completeness.yaml ``any_will_do``): the
+        asked part, from its question word on, goes first (你平时都喜欢听什么歌呀 / 都可以 ->
+        什么歌都可以); a question word ending the question takes its verb (你想吃什么 / 你呢 /
+        都可以 -> 吃什么都可以: the assistant asking back makes the user's question the one
+        answered). Why: "any" is any of what was asked for, and the bare reply names none."""
+        rule = self.any_rule
+        text = state.standalone.strip()
+        if rule is None or rule.pattern is None or self.any_asked is None:
+            return None
+        if not rule.pattern.match(text):
+            return None
+        told, last = exchange
+        back = self.any_back is not None and self.any_back.match(unpunctuated(last.turn.content))
+        ti = told if back else last
+        m = self.any_asked.search(unpunctuated(ti.turn.content))
+        if m is None:
+            return None
+        asked = ("" if m["rest"] else m["v"] or "") + m["q"] + m["rest"]
+        return _resolved_from(
+            state,
+            rule.source,
+            asked + text,
+            asked,
+            ti,
+            "statement",
+            slot="statement",
+            note=f"{text!r} answers what was asked: {asked!r}",
             confidence=0.6,
         )
 
