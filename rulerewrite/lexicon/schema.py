@@ -563,6 +563,18 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         ),
         **dict.fromkeys(("subject_kinds", "asked_subject"), "words"),
     },
+    # 你知道扶摇吗 / 电视剧 / 我女朋友: what the framed topic is (ellipsis answer_identity)
+    ("completeness", "answer_identity"): {
+        **dict.fromkeys(("pattern", "by", "unknown", "defines", "asked_back", "own"), "regex"),
+        "heads": "words",
+    },
+    # 你平时都喜欢听什么歌 / 都可以: the asked part said of "any will do" (ellipsis any_will_do)
+    ("completeness", "any_will_do"): dict.fromkeys(("pattern", "asked", "asked_back"), "regex"),
+    # 帅不帅 / 我问你般配吗: the end of the user's last turn said again (ellipsis said_again)
+    ("completeness", "said_again"): {
+        **dict.fromkeys(("pattern", "not_in_turn", "drop_lead", "asking_lead"), "regex"),
+        **dict.fromkeys(("min_len", "min_lead"), "count"),
+    },
     # 你居然不知道 / 你说呢: the wh-question of the last exchange (ellipsis clause_object)
     ("completeness", "clause_object"): dict.fromkeys(
         (

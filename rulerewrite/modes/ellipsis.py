@@ -407,6 +407,7 @@ class Ellipsis:
         self.identity_unknown = rule_pattern(self.identity_rule, "unknown")
         self.identity_defines = rule_pattern(self.identity_rule, "defines")
         self.identity_asked_back = rule_pattern(self.identity_rule, "asked_back")
+        self.identity_own = rule_pattern(self.identity_rule, "own")
         self.identity_heads = tuple(sorted((str(h) for h in heads), key=len, reverse=True))
         # bare replies to the assistant's last turn (是的 / 可以 / 我也是 / 没有): each rule's
         # pattern, what it drops from the front and the end of that turn
@@ -653,6 +654,11 @@ class Ellipsis:
         self.said_again_lead = int((again.get("min_lead") if again else 0) or 2)
         self.said_again_not_lead = rule_pattern(again, "not_in_turn")
         self.said_again_drop = rule_pattern(again, "drop_lead")
+        self.said_again_asking = rule_pattern(again, "asking_lead")
+        # 你平时都喜欢听什么歌 / 都可以: the asked part said of "any will do" (any_will_do)
+        self.any_rule = lexicon.rule("completeness", "any_will_do")
+        self.any_asked = rule_pattern(self.any_rule, "asked")
+        self.any_back = rule_pattern(self.any_rule, "asked_back")
         tc = self.topic_rule = lexicon.rule("completeness", "topic_comment")
         sources = (tc.get("sources") if tc else None) or {}
         self.topic_shapes = {str(k): frozenset(str(w) for w in v) for k, v in sources.items()}
@@ -743,6 +749,7 @@ class Ellipsis:
             or (self._defined(done, exchange) if exchange is not None else None)
             or (self._topic_comment(done, d, exchange) if exchange is not None else None)
             or (self._verb_object_open(done, exchange) if exchange is not None else None)
+            or (self._any_will_do(done, exchange) if exchange is not None else None)
         )
         if again is None:
             # 瓦力是你谁 / 我不认识: the short reply's lead, kept aside by _complete
@@ -754,14 +761,19 @@ class Ellipsis:
         query (rules/completeness.yaml ``said_again``): the assistant's reply missed the point,
         so the user repeats the part that matters, and the whole turn is what they mean
         (谢志尚帅不帅 / 一般吧 / 帅不帅 -> 谢志尚帅不帅; 教师资格证怎么报名 / … / 怎么报名 ->
-        教师资格证怎么报名)."""
+        教师资格证怎么报名). Said after a lead asking again (``asking_lead``: 我问你 / 我是问你),
+        the turn's head goes after that lead (雒鸿琛跟何蕊般配吗 / … / 我问你般配吗 -> 我问你雒鸿琛跟
+        何蕊般配吗)."""
         rule = self.said_again_rule
         text = state.standalone
         if rule is None or rule.pattern is None or len(text) > self.max_len:
             return None
         told = exchange[0]
         said = rule.pattern.sub("", told.turn.content.strip())
-        core = rule.pattern.sub("", text.strip())
+        asking = self.said_again_asking.match(text) if self.said_again_asking else None
+        opener = asking.group(0) if asking is not None else ""
+        body = text.strip()[len(opener) :]
+        core = rule.pattern.sub("", body)
         lead = len(said) - len(core)
         if (
             len(core) < self.said_again_min
@@ -775,7 +787,7 @@ class Ellipsis:
         if self.said_again_drop is not None:
             # 我肚子好痛 / … / 好痛啊 -> 肚子好痛啊: the speaker's own 我 is no part of the topic
             head = self.said_again_drop.sub("", head, count=1) or head
-        new = head + text.strip()
+        new = opener + head + body
         return _resolved_from(
             state,
             rule.source,
@@ -785,6 +797,38 @@ class Ellipsis:
             "statement",
             slot="statement",
             note=f"the end of the user's last turn said again: {said!r}",
+            confidence=0.6,
+        )
+
+    def _any_will_do(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A bare "any will do" (都可以 / 都行) answering the wh-question of the last exchange,
+        when nothing else completed the query (rules/completeness.yaml ``any_will_do``): the
+        asked part, from its question word on, goes first (你平时都喜欢听什么歌呀 / 都可以 ->
+        什么歌都可以); a question word ending the question takes its verb (你想吃什么 / 你呢 /
+        都可以 -> 吃什么都可以: the assistant asking back makes the user's question the one
+        answered). Why: "any" is any of what was asked for, and the bare reply names none."""
+        rule = self.any_rule
+        text = state.standalone.strip()
+        if rule is None or rule.pattern is None or self.any_asked is None:
+            return None
+        if not rule.pattern.match(text):
+            return None
+        told, last = exchange
+        back = self.any_back is not None and self.any_back.match(unpunctuated(last.turn.content))
+        ti = told if back else last
+        m = self.any_asked.search(unpunctuated(ti.turn.content))
+        if m is None:
+            return None
+        asked = ("" if m["rest"] else m["v"] or "") + m["q"] + m["rest"]
+        return _resolved_from(
+            state,
+            rule.source,
+            asked + text,
+            asked,
+            ti,
+            "statement",
+            slot="statement",
+            note=f"{text!r} answers what was asked: {asked!r}",
             confidence=0.6,
         )
 
@@ -4743,7 +4787,8 @@ class Ellipsis:
     def _identity(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare noun phrase naming a kind, right after the user introduced a topic with a
         topic frame, says what that topic is (你知道扶摇吗 / … / 电视剧 -> 扶摇是电视剧;
-        米鹏是谁 / … / 一个老师 -> 米鹏是一个老师; 是小说吗 -> 玩偶之家是小说吗)."""
+        米鹏是谁 / … / 一个老师 -> 米鹏是一个老师; 是小说吗 -> 玩偶之家是小说吗); so does what the
+        topic is to the speaker (``own``: 认识邹肖羽吗 / … / 我女朋友 -> 邹肖羽是我女朋友)."""
         rule = self.identity_rule
         if rule is None or rule.pattern is None or not self.identity_heads:
             return None
@@ -4752,22 +4797,26 @@ class Ellipsis:
             return None
         np_toks = self.mt.parse(m.group("np")).tokens
         by = self.identity_by.match(m.group("np")) if self.identity_by is not None else None
+        # 我女朋友 / 我最爱的动漫: who or what the topic is to the speaker
+        own = self.identity_own is not None and self.identity_own.match(m.group("np")) is not None
         if by is not None:
             # 狄更斯写的 / 初音未来的: whose the topic is; the maker is a name, not a speaker
             maker = self.mt.parse(by.group("who")).tokens
             if not maker or any(kind_of(t.pos, t.text) != "NOUN" for t in maker):
                 return None
-        elif not (
-            m.group("cop") and names_a_thing(np_toks) and m.group("np")[0] not in "啊呀吧嘛哦"
-        ) and (
-            not (
-                m.group("np").endswith(self.identity_heads)
-                # 你知道苏翔吗 / 不知道 / 最帅的男人: after "who is that?" any noun phrase
-                or (self._unknown_reply(state) and names_a_thing(np_toks))
+        elif (
+            not (m.group("cop") and names_a_thing(np_toks) and m.group("np")[0] not in "啊呀吧嘛哦")
+            and not own
+            and (
+                not (
+                    m.group("np").endswith(self.identity_heads)
+                    # 你知道苏翔吗 / 不知道 / 最帅的男人: after "who is that?" any noun phrase
+                    or (self._unknown_reply(state) and names_a_thing(np_toks))
+                )
+                or not np_toks
+                or kind_of(np_toks[0].pos, np_toks[0].text) == "VERB"
+                or any(kind_of(t.pos, t.text) == "PRON" for t in np_toks)
             )
-            or not np_toks
-            or kind_of(np_toks[0].pos, np_toks[0].text) == "VERB"
-            or any(kind_of(t.pos, t.text) == "PRON" for t in np_toks)
         ):
             # (是我男朋友 / 是我心爱的人: with its copula any noun phrase says who the topic is)
             # 喜欢看电影 / 我的书: a clause or the speakers' thing, not a kind; a verb inside a
