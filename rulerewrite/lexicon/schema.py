@@ -507,6 +507,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "illness": "regex",
         "asked": "regex",
     },
+    # 已经开始了 after 比赛就要开始了: the noun the reply said the query's predicate of
+    # (ellipsis same_predicate)
+    ("completeness", "same_predicate_subject"): dict.fromkeys(
+        ("not_after", "not_types", "not_end"), "words"
+    ),
     # 这都不知道 after the reply's question: what the question asks about (coreference
     # known_asked)
     ("coreference", "known_asked"): dict.fromkeys(("query", "asked"), "regex"),

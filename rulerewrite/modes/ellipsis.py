@@ -322,6 +322,17 @@ class Ellipsis:
         self.together = frozenset((dangling.get("together") or ()) if dangling else ())
         self.verb_leads = frozenset((dangling.get("verb_leads") or ()) if dangling else ())
         self.give_verbs = self.mt.wordset("give_verbs")
+        # what makes a phrase before the query's own predicate no subject of it (有X好玩吗)
+        same = lexicon.rule("completeness", "same_predicate_subject")
+        self.same_predicate_not_after = tuple(
+            str(w) for w in ((same.get("not_after") or ()) if same else ())
+        )
+        self.same_predicate_not_types = frozenset(
+            str(w) for w in ((same.get("not_types") or ()) if same else ())
+        )
+        self.same_predicate_not_end = tuple(
+            str(w) for w in ((same.get("not_end") or ()) if same else ())
+        )
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.complete_verbs = self.mt.wordset("complete_predicates")
@@ -1995,6 +2006,8 @@ class Ellipsis:
         named = self._named_object(state, d, cands) if kind == "object" else None
         if kind == "subject" and asks and not member and answered is None:
             named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
+        if named is None and kind == "subject" and not member:
+            named = self._same_predicate(state, d, cands, parse, pos)  # 比赛就要开始了 / 已经开始了
         confident = self._confident(cands, kinds, floor)  # the same candidates, kinds and floor
         if named is None and len(text) <= self.offered_len and not confident:
             named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
@@ -2239,6 +2252,55 @@ class Ellipsis:
             (c for c in cands if c.mention.turn == last.turn.index and c.mention.text == said),
             None,
         )
+
+    def _same_predicate(
+        self, state: State, d: Dialogue, cands: list[Any], parse: Parse, pos: int
+    ) -> Any | None:
+        """The candidate the assistant's last turn makes the subject of the query's own
+        predicate: the first verb or adjective (two characters or more) after the gap, said in
+        that turn right after the candidate, only adverbs between (很喜欢比赛就要开始了 / 已经开始
+        了 -> 比赛已经开始了, not the team the user liked). Why: the query goes on about what the
+        reply said of that thing, whatever the user's turn named."""
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        pred = next(
+            (
+                t.text
+                for t in parse.tokens
+                if t.start >= pos and kind_of(t.pos, t.text) in ("VERB", "ADJ")
+            ),
+            "",
+        )
+        last = exchange[1]
+        if len(pred) < 2 or pred not in last.turn.content:
+            return None
+        toks = last.parse.tokens
+        for j, t in enumerate(toks):
+            if t.text != pred:
+                continue
+            k = j - 1
+            while k >= 0 and kind_of(toks[k].pos, toks[k].text) == "ADV":
+                k -= 1
+            if k < 0 or kind_of(toks[k].pos, toks[k].text) != "NOUN":
+                continue  # 学会放下手机 / 放下了 (学会 a verb): no subject before it
+            end = toks[k].end
+            hit = next(
+                (c for c in cands if c.mention.turn == last.turn.index and c.mention.end == end),
+                None,
+            )
+            # not 有王者荣耀好玩吗 / 要学会放下 (compared with, or what is to be done), nor
+            # 别急呀严重吗 (a clause and its particle jieba tags n)
+            if (
+                hit is not None
+                and hit.mention.etype not in self.same_predicate_not_types
+                and not hit.mention.text.endswith(self.same_predicate_not_end)
+                and not last.turn.content[: hit.mention.start].endswith(
+                    self.same_predicate_not_after
+                )
+            ):
+                return hit
+        return None
 
     def _kind_answered(self, state: State, d: Dialogue, best: Any, text: str) -> Any | None:
         """The assistant's reply when it is nothing but the thing the user's turn asked for (a
