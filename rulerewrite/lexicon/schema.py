@@ -512,6 +512,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("completeness", "same_predicate_subject"): dict.fromkeys(
         ("not_after", "not_types", "not_end"), "words"
     ),
+    # 她 / 他 and the gendered phrases they may not take (coreference gender_of)
+    ("coreference", "gender"): {
+        "pronouns": "names",
+        **dict.fromkeys(("male", "female", "male_names", "he", "women"), "words"),
+    },
     # 这都不知道 after the reply's question: what the question asks about (coreference
     # known_asked)
     ("coreference", "known_asked"): dict.fromkeys(("query", "asked"), "regex"),

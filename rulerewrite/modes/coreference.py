@@ -528,11 +528,15 @@ class Coreference:
         self.pronoun_gender: dict[str, str] = {}
         ends: list[tuple[str, str]] = []
         men: set[str] = set()  # known men named as a whole (male_names)
+        self.he: frozenset[str] = frozenset()  # 他 / 他们: no phrase that is a word for a woman
+        self.women: frozenset[str] = frozenset()
         for r in lexicon.rules.get("coreference", ()):
             if r.id == "gender":
                 self.pronoun_gender.update(
                     {str(k): str(v) for k, v in (r.get("pronouns") or {}).items()}
                 )
+                self.he = frozenset(str(w) for w in r.get("he") or ())
+                self.women = frozenset(str(w) for w in r.get("women") or ())
                 ends += [(str(w), g) for g in ("male", "female") for w in r.get(g) or []]
                 men.update(str(w) for w in r.get("male_names") or [])
         # longest ending first: 姐夫 is a man (夫), 夫人 a woman
@@ -785,6 +789,8 @@ class Coreference:
         gender = self.pronoun_gender.get(ref.text)
         if gender is not None:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
+        elif ref.text in self.he:
+            cands = [c for c in cands if c.mention.text not in self.women]
         if gender == "female" and self.male_names:
             # 鹿晗跟关晓彤… / 她: a known man (male_names) is no antecedent of 她 when the
             # dialogue names someone else it may mean; chat writes 她 for 他 too (杜兰特 / 她),
