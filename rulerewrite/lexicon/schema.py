@@ -517,6 +517,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "pronouns": "names",
         **dict.fromkeys(("male", "female", "male_names", "he", "women"), "words"),
     },
+    # 会 / 没有吧: a short yes/no answer to the assistant's yes/no question (ellipsis answer)
+    ("completeness", "answer_reply"): {
+        **dict.fromkeys(("pattern", "clause_rest"), "regex"),
+        **dict.fromkeys(("addressees", "subject_open", "subject_end", "tentative_end"), "words"),
+    },
     # 这都不知道 after the reply's question: what the question asks about (coreference
     # known_asked)
     ("coreference", "known_asked"): dict.fromkeys(("query", "asked"), "regex"),

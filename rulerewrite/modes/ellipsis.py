@@ -324,15 +324,9 @@ class Ellipsis:
         self.give_verbs = self.mt.wordset("give_verbs")
         # what makes a phrase before the query's own predicate no subject of it (有X好玩吗)
         same = lexicon.rule("completeness", "same_predicate_subject")
-        self.same_predicate_not_after = tuple(
-            str(w) for w in ((same.get("not_after") or ()) if same else ())
-        )
-        self.same_predicate_not_types = frozenset(
-            str(w) for w in ((same.get("not_types") or ()) if same else ())
-        )
-        self.same_predicate_not_end = tuple(
-            str(w) for w in ((same.get("not_end") or ()) if same else ())
-        )
+        self.same_predicate_not_after = rule_tuple(same, "not_after")
+        self.same_predicate_not_types = rule_words(same, "not_types")
+        self.same_predicate_not_end = rule_tuple(same, "not_end")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.complete_verbs = self.mt.wordset("complete_predicates")
@@ -387,6 +381,8 @@ class Ellipsis:
         self.answer_tentative = rule_tuple(
             lexicon.rule("completeness", "answer_reply"), "tentative_end"
         )
+        # a clause of its own after the answered verb (有这个倾向你结婚了吗: answer_reply)
+        self.answer_clause_rest = rule_pattern(reply_rule, "clause_rest")
         self.object_verbs = self.mt.wordset("answer_object_verbs")
         self.wh_rule = lexicon.rule("completeness", "answer_wh")
         # the longest modifier answer that fills a wh-question (answer_wh ``modifier_max``)
@@ -3090,6 +3086,8 @@ class Ellipsis:
         if i < 0 or v in ("不", "没", "没有"):
             return None  # (挂科了没 / 没: the answer is the negation alone)
         rest = end_re[0].sub("", asked[i + len(v) :])
+        if self.answer_clause_rest is not None and self.answer_clause_rest.search(rest):
+            return None  # 有这个倾向你结婚了吗 / 没有呢: 结婚 was asked, not 有
         if rest.startswith(("了", "过")):
             asp, rest = asp or rest[0], rest[1:]
         cut = next((w for w in self.answer_tentative if rest.endswith(w)), "")
