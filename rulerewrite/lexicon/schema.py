@@ -517,6 +517,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "pronouns": "names",
         **dict.fromkeys(("male", "female", "male_names", "he", "women"), "words"),
     },
+    # 那现金也行 / 怎么给: the thing the reply ends by turning to (ellipsis counter_offer)
+    ("completeness", "counter_offer"): {"pattern": "regex", "max_query": "count"},
     # 会 / 没有吧: a short yes/no answer to the assistant's yes/no question (ellipsis answer)
     ("completeness", "answer_reply"): {
         **dict.fromkeys(("pattern", "clause_rest"), "regex"),

@@ -441,6 +441,11 @@ class Ellipsis:
         self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
         self.kind_not_query = rule_pattern(self.kind_answered_rule, "not_query")
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
+        # the reply's own turn to a new thing at its end (那财付通吧 / 但是我知道酸奶)
+        self.counter_rule = lexicon.rule("completeness", "counter_offer")
+        self.counter_len = int(
+            (self.counter_rule.get("max_query") if self.counter_rule else 0) or 0
+        )
         judged = lexicon.rule("completeness", "judged_reply")
         self.judged_reply_len = int((judged.get("max_reply") if judged else 0) or 0)
         self.place_rule = lexicon.rule("completeness", "place_answered")
@@ -2004,6 +2009,8 @@ class Ellipsis:
             named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
         if named is None and kind == "subject" and not member:
             named = self._same_predicate(state, d, cands, parse, pos)  # 比赛就要开始了 / 已经开始了
+        if named is None and kind == "subject" and not member and len(text) <= self.counter_len:
+            named = self._counter_offer(state, d, cands)  # 那现金也行 / 怎么给 -> 现金怎么给
         confident = self._confident(cands, kinds, floor)  # the same candidates, kinds and floor
         if named is None and len(text) <= self.offered_len and not confident:
             named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
@@ -2297,6 +2304,32 @@ class Ellipsis:
             ):
                 return hit
         return None
+
+    def _counter_offer(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
+        """The thing the assistant's last turn ends by turning to (rules/completeness.yaml
+        ``counter_offer``: 那现金也行 / 但是我知道酸奶 / 还有三国演义), when a candidate ends
+        where it ends: a short query next is about it, not about what the user's turn named
+        (支付宝多少 / 那现金也行 / 怎么给 -> 现金怎么给). Only a candidate that is the whole
+        phrase turned to: 那就吃泻立停啊 / 那你要有颗坚硬的心 turn to no thing."""
+        rule, exchange = self.counter_rule, last_exchange(state, d)
+        if rule is None or rule.pattern is None or exchange is None:
+            return None
+        last = exchange[1]
+        said = unpunctuated(last.turn.content)
+        m = rule.pattern.search(said)
+        if m is None:
+            return None
+        start, end = m.span("x")
+        return next(
+            (
+                c
+                for c in cands
+                if c.mention.turn == last.turn.index
+                and c.mention.start == start
+                and c.mention.end == end
+            ),
+            None,
+        )
 
     def _kind_answered(self, state: State, d: Dialogue, best: Any, text: str) -> Any | None:
         """The assistant's reply when it is nothing but the thing the user's turn asked for (a
