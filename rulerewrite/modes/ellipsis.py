@@ -1405,15 +1405,9 @@ class Ellipsis:
         if v in he.not_verbs:
             return None
         for ti in (exchange[1], exchange[0]):
-            said = ti.turn.content
-            for a in he.asked.finditer(said):
-                at = a.end("v")
-                if not any(t.start == at and t.text == v for t in ti.parse.tokens):
-                    continue
-                ends = [mt for mt in ti.mentions if mt.end == a.start() and not mt.is_set]
-                if not ends:
-                    continue
-                topic = max(ends, key=lambda mt: len(mt.text)).text
+            asked = self._asked_how_of(ti, v)
+            if asked is not None:
+                topic = asked.text
                 if topic in text:
                     return None
                 at = m.end("pre")
@@ -1431,6 +1425,49 @@ class Ellipsis:
                     confidence=0.6,
                 )
         return None
+
+    def _asked_how_of(self, ti: TurnInfo, v: str) -> Mention | None:
+        """The topic ``ti`` asks how to ``v`` (rules/completeness.yaml how_echo ``asked``): the
+        longest phrase of the turn ending right before the how-word, the verb a word of its own
+        after it (你知道家常豆腐怎么做吗 -> 家常豆腐; 怎么做饭 asks no 怎么做); None when the turn
+        asks no such thing."""
+        asked = self.he.asked
+        if asked is None:
+            return None
+        for a in asked.finditer(ti.turn.content):
+            at = a.end("v")
+            if not any(t.start == at and t.text == v for t in ti.parse.tokens):
+                continue
+            ends = [mt for mt in ti.mentions if mt.end == a.start() and not mt.is_set]
+            if ends:
+                return max(ends, key=lambda mt: len(mt.text))
+        return None
+
+    def _how_asked_object(
+        self, state: State, d: Dialogue, cands: list[Any], parse: Parse, pos: int
+    ) -> Any | None:
+        """The topic the assistant's last turn asked how to do with the query's verb before
+        its object's gap at ``pos`` (你觉得大刀肉怎么样 / 红烧肉怎么做 / 不会做 -> 不会做红烧肉,
+        not the dish the user named): the query answers that question, about that thing. The
+        candidate that is the topic, when there is one."""
+        exchange = last_exchange(state, d)
+        verb = next(
+            (t.text for t in reversed(parse.tokens) if t.end <= pos and t.text not in "了过着"),
+            "",
+        )
+        topic = self._asked_how_of(exchange[1], verb) if exchange is not None and verb else None
+        if topic is None:
+            return None
+        return next(
+            (
+                c
+                for c in cands
+                if c.mention.turn == topic.turn
+                and c.mention.start == topic.start
+                and c.mention.end == topic.end
+            ),
+            None,
+        )
 
     def _verb_object_open(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A transitive verb ending the query after any lead, bare or with its aspect or a count,
@@ -2005,6 +2042,8 @@ class Ellipsis:
                 # 什么漫画 / 进击的巨人: the title is the whole answer, not its last noun
                 best = new_candidate(whole, best.score, best.why + ", the whole answer")
         named = self._named_object(state, d, cands) if kind == "object" else None
+        if named is None and kind == "object":
+            named = self._how_asked_object(state, d, cands, parse, pos)  # 红烧肉怎么做 / 不会做
         if kind == "subject" and asks and not member and answered is None:
             named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
         if named is None and kind == "subject" and not member:
