@@ -521,7 +521,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("completeness", "counter_offer"): {"pattern": "regex", "max_query": "count"},
     # 会 / 没有吧: a short yes/no answer to the assistant's yes/no question (ellipsis answer)
     ("completeness", "answer_reply"): {
-        **dict.fromkeys(("pattern", "clause_rest"), "regex"),
+        **dict.fromkeys(("pattern", "clause_rest", "request"), "regex"),
         **dict.fromkeys(("addressees", "subject_open", "subject_end", "tentative_end"), "words"),
     },
     # 这都不知道 after the reply's question: what the question asks about (coreference

@@ -383,6 +383,8 @@ class Ellipsis:
         )
         # a clause of its own after the answered verb (有这个倾向你结婚了吗: answer_reply)
         self.answer_clause_rest = rule_pattern(reply_rule, "clause_rest")
+        # a request asked as a question (能不能像我这样严肃点): no question answered
+        self.answer_request = rule_pattern(reply_rule, "request")
         self.object_verbs = self.mt.wordset("answer_object_verbs")
         self.wh_rule = lexicon.rule("completeness", "answer_wh")
         # the longest modifier answer that fills a wh-question (answer_wh ``modifier_max``)
@@ -1275,8 +1277,11 @@ class Ellipsis:
             return None
         carriers = self.mv_carriers.get(m.group("base") or m.group("ab") or "愿", ())
         at = m.end("m")
+        base = m.group("m").lstrip("不没")
         for ti in (exchange[1], exchange[0]):
             said = ti.turn.content
+            if ti is exchange[1] and self._a_request(unpunctuated(said), exchange[0], base):
+                continue  # 狗能吃葡萄吗 / 能不能说点好听的 / 不能: the user's own question
             if ti.turn.role != "user" and self.yes_no.search(said):
                 # 你想去爬山吗 / 我不想: the reply answers the question, no statement of the
                 # verb, and no modal of the user's turn before it is what it answers
@@ -3151,8 +3156,8 @@ class Ellipsis:
         if re.search(r"[,，。;；!！?？]", asked) or not end_re[0].search(asked):
             return None
         m = reply_re[0].match(unpunctuated(text))
-        if m is None:
-            return None
+        if m is None or self._a_request(asked, _previous_question(d), m.group("v")):
+            return None  # 能不能像我这样严肃点: a request, the user's own question is answered
         v, asp = m.group("v"), m.group("asp") or ""
         i = asked.find(v)
         if i < 0 or v in ("不", "没", "没有"):
@@ -3206,6 +3211,17 @@ class Ellipsis:
             note=f"answer to {asked!r}: {v} + {part}",
             confidence=0.75,
         )
+
+    def _a_request(self, asked: str, own: TurnInfo | None, verb: str) -> bool:
+        """The assistant's question is a request (rules/completeness.yaml answer_reply
+        ``request``: 能不能像我这样严肃点 / 能不能说点好听的) right after ``own``, the user's
+        yes/no question with ``verb``, the answer's (狗能吃葡萄吗): a bare 不能 answers that
+        question, not the request, which asks for something rather than whether something is so."""
+        if self.answer_request is None or self.answer_request.match(asked) is None:
+            return False
+        said = unpunctuated(own.turn.content) if own is not None else ""
+        end = self.own_asked_end
+        return bool(verb) and verb in said and end is not None and end.search(said) is not None
 
     def _asked_subject(self, before: str, text: str) -> str:
         """The subject of a yes/no question, from what it says ``before`` the answered verb:
@@ -3275,7 +3291,14 @@ class Ellipsis:
             and self._has_object(toks, [kind_of(t.pos, t.text) for t in toks], j)
         ):
             return None  # 三体也看过: the object stands in front of the verb (not 下沙 / 什么语言)
+        own = _previous_question(d)
         for ti in reversed(d.turns[-2:]):
+            if (
+                modal
+                and ti is not own
+                and self._a_request(unpunctuated(ti.turn.content), own, verb.lstrip("不没"))
+            ):
+                continue  # 狗能吃葡萄吗 / 能不能说点好听的 / 不能: the user's own question
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
                 same = self.mt.same_verb(t.text, verbs)
@@ -3844,7 +3867,11 @@ class Ellipsis:
             return None
         asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
         m = _A_NOT_A.search(asked)
-        if m is None or re.search(r"[,，。;；!！?？\s]", asked[m.start() :]):
+        if (
+            m is None
+            or re.search(r"[,，。;；!！?？\s]", asked[m.start() :])
+            or self._a_request(asked, _previous_question(d), m.group("a"))
+        ):
             return None
         said = unpunctuated(text)
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
