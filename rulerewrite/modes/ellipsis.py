@@ -2354,7 +2354,8 @@ class Ellipsis:
         ``counter_offer``: 那现金也行 / 但是我知道酸奶 / 还有三国演义), when a candidate ends
         where it ends: a short query next is about it, not about what the user's turn named
         (支付宝多少 / 那现金也行 / 怎么给 -> 现金怎么给). Only a candidate that is the whole
-        phrase turned to: 那就吃泻立停啊 / 那你要有颗坚硬的心 turn to no thing."""
+        phrase turned to: 那就吃泻立停啊 / 那你要有颗坚硬的心 turn to no thing; nor is the
+        user's own thing said again (张柏芝图片你有吗 / 张柏芝的照片呢) a new one."""
         rule, exchange = self.counter_rule, last_exchange(state, d)
         if rule is None or rule.pattern is None or exchange is None:
             return None
@@ -2364,6 +2365,8 @@ class Ellipsis:
         if m is None:
             return None
         start, end = m.span("x")
+        if any(mt.text in m.group("x") for mt in exchange[0].mentions):
+            return None  # 张柏芝图片你有吗 / 张柏芝的照片呢: what the user named, said again
         return next(
             (
                 c
