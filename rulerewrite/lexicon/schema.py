@@ -515,7 +515,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 她 / 他 and the gendered phrases they may not take (coreference gender_of)
     ("coreference", "gender"): {
         "pronouns": "names",
-        **dict.fromkeys(("male", "female", "male_names", "he", "women"), "words"),
+        **dict.fromkeys(("male", "female", "male_names", "he", "women", "women_names"), "words"),
     },
     # 那现金也行 / 怎么给: the thing the reply ends by turning to (ellipsis counter_offer)
     ("completeness", "counter_offer"): {"pattern": "regex", "max_query": "count"},

@@ -530,6 +530,7 @@ class Coreference:
         men: set[str] = set()  # known men named as a whole (male_names)
         self.he: frozenset[str] = frozenset()  # 他 / 他们: no phrase that is a word for a woman
         self.women: frozenset[str] = frozenset()
+        self.women_names: frozenset[str] = frozenset()  # 他: no known woman beside a known man
         for r in lexicon.rules.get("coreference", ()):
             if r.id == "gender":
                 self.pronoun_gender.update(
@@ -537,6 +538,7 @@ class Coreference:
                 )
                 self.he = frozenset(str(w) for w in r.get("he") or ())
                 self.women = frozenset(str(w) for w in r.get("women") or ())
+                self.women_names = frozenset(str(w) for w in r.get("women_names") or ())
                 ends += [(str(w), g) for g in ("male", "female") for w in r.get(g) or []]
                 men.update(str(w) for w in r.get("male_names") or [])
         # longest ending first: 姐夫 is a man (夫), 夫人 a woman
@@ -791,6 +793,11 @@ class Coreference:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
         elif ref.text in self.he:
             cands = [c for c in cands if c.mention.text not in self.women]
+            if any(c.mention.head in self.male_names for c in cands):
+                # 周杰伦是谁 / 感觉还是和蔡依林最配 / 他的老婆呢: a known woman is no antecedent
+                # of 他 when a known man is one; chat writes 他 for 她 too, so a woman named
+                # alone keeps it
+                cands = [c for c in cands if c.mention.head not in self.women_names]
         if gender == "female" and self.male_names:
             # 鹿晗跟关晓彤… / 她: a known man (male_names) is no antecedent of 她 when the
             # dialogue names someone else it may mean; chat writes 她 for 他 too (杜兰特 / 她),
