@@ -2056,8 +2056,10 @@ class Ellipsis:
         if named is None and kind == "subject" and not member and len(text) <= self.counter_len:
             named = self._counter_offer(state, d, cands)  # 那现金也行 / 怎么给 -> 现金怎么给
         confident = self._confident(cands, kinds, floor)  # the same candidates, kinds and floor
-        if named is None and len(text) <= self.offered_len and not confident:
-            named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
+        if named is None and len(text) <= self.offered_len:
+            offer = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
+            if offer is not None and (not confident or self._moved_on(state, d, offer)):
+                named = offer
         if named is None and not confident and tastes:
             # 好吃极了 / 太甜: a food, however it ranks (after the thing the reply offered)
             confident = self._confident(cands, kinds | self.taste_kinds, min(floor, self.taste_min))
@@ -2458,6 +2460,23 @@ class Ellipsis:
             )
             best = new_candidate(whole, best.score, best.why + ", the whole reply")
         return best
+
+    def _moved_on(self, state: State, d: Dialogue, offer: Any) -> bool:
+        """The reply moved on to the thing it offered, so the offer outranks even a confident
+        candidate: the offer opens the reply (after an acknowledgement: 巧克力吧很受欢迎的零食啊
+        / 水立方吧这地方很不错的), or the reply says nothing the user's turn named (喜欢五颜六色
+        的马卡龙). Not a reply that goes on about the user's thing and only names something in
+        passing (关于成都呢前几天看到个攻略的文章 / 牛板筋很好吃稍有点辣)."""
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return False
+        asked, last = exchange
+        said = last.turn.content
+        at = said.find(offer.mention.text)  # a whole-reply offer is not where its start says
+        lead = said[: max(at, 0)].strip()
+        if (at >= 0 and not lead) or (self.ack is not None and self.ack.fullmatch(lead) is not None):
+            return True
+        return not any(mt.text in said for mt in asked.mentions)
 
     def _offered_first(self, offered: list[Any], reply: str) -> bool:
         """The first thing offered opens the reply (after an acknowledgement) as its subject or
