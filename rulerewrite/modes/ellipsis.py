@@ -2466,15 +2466,20 @@ class Ellipsis:
         candidate: the offer opens the reply (after an acknowledgement: 巧克力吧很受欢迎的零食啊
         / 水立方吧这地方很不错的), or the reply says nothing the user's turn named (喜欢五颜六色
         的马卡龙). Not a reply that goes on about the user's thing and only names something in
-        passing (关于成都呢前几天看到个攻略的文章 / 牛板筋很好吃稍有点辣)."""
+        passing (关于成都呢前几天看到个攻略的文章 / 牛板筋很好吃稍有点辣), nor an offer that
+        says the user's thing itself (厦门的鼓浪屿)."""
         exchange = last_exchange(state, d)
         if exchange is None:
             return False
         asked, last = exchange
+        if any(mt.text in offer.mention.text for mt in asked.mentions):
+            return False  # 厦门有什么好玩的 / 厦门的鼓浪屿很有名: still about 厦门
         said = last.turn.content
         at = said.find(offer.mention.text)  # a whole-reply offer is not where its start says
         lead = said[: max(at, 0)].strip()
-        if (at >= 0 and not lead) or (self.ack is not None and self.ack.fullmatch(lead) is not None):
+        if (at >= 0 and not lead) or (
+            self.ack is not None and self.ack.fullmatch(lead) is not None
+        ):
             return True
         return not any(mt.text in said for mt in asked.mentions)
 
