@@ -2046,7 +2046,11 @@ class Ellipsis:
             ):
                 # 什么漫画 / 进击的巨人: the title is the whole answer, not its last noun
                 best = new_candidate(whole, best.score, best.why + ", the whole answer")
-        named = self._named_object(state, d, cands) if kind == "object" else None
+        named = (
+            self._named_object(state, d, cands)
+            if kind == "object"
+            else self._named_subject(state, d, cands)
+        )
         if named is None and kind == "object":
             named = self._how_asked_object(state, d, cands, parse, pos)  # 红烧肉怎么做 / 不会做
         if kind == "subject" and asks and not member and answered is None:
@@ -2301,6 +2305,32 @@ class Ellipsis:
             (c for c in cands if c.mention.turn == last.turn.index and c.mention.text == said),
             None,
         )
+
+    def _named_subject(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
+        """The candidate the assistant's last turn is nothing but (:meth:`_named_object`) as the
+        missing subject, when it names a new thing (有什么特产 / 臭豆腐 / 送女生不合适 -> 臭豆腐送
+        女生不合适): not a word the user's turn said (2 characters in common: 考研英语复习什么 /
+        考研的英语哦), not a reply to a yes/no question (你会说英语吗 / 小菜一碟啊: a comment on
+        it), not a word for a person (男神: it describes someone), and not after a topic the user's
+        turn framed (你知道血色黄昏 / 美丽的彼岸花 /
+        是本书: the framed topic is what the query is about)."""
+        exchange = last_exchange(state, d)
+        named = self._named_object(state, d, cands) if exchange is not None else None
+        if named is None or exchange is None or named.mention.etype == "human":
+            return None
+        asked = exchange[0]
+        yes_no = self.own_asked_end
+        if yes_no is not None and yes_no.search(unpunctuated(asked.turn.content)):
+            return None  # 你会说英语吗 / 小菜一碟啊: a comment on the question, no new thing
+        text = named.mention.text
+        pairs = {text[k : k + 2] for k in range(len(text) - 1)}
+        if any(
+            any(p in mt.text for p in pairs)
+            or (mt.gram == "topic" and mt.source.startswith("rules/"))
+            for mt in asked.mentions
+        ):
+            return None
+        return named
 
     def _same_predicate(
         self, state: State, d: Dialogue, cands: list[Any], parse: Parse, pos: int
