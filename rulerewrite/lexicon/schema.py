@@ -510,7 +510,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 已经开始了 after 比赛就要开始了: the noun the reply said the query's predicate of
     # (ellipsis same_predicate)
     ("completeness", "same_predicate_subject"): dict.fromkeys(
-        ("not_after", "not_types", "not_end"), "words"
+        ("not_after", "not_types", "not_end", "not_verbs"), "words"
     ),
     # 她 / 他 and the gendered phrases they may not take (coreference gender_of)
     ("coreference", "gender"): {

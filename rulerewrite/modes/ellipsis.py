@@ -327,6 +327,7 @@ class Ellipsis:
         self.same_predicate_not_after = rule_tuple(same, "not_after")
         self.same_predicate_not_types = rule_words(same, "not_types")
         self.same_predicate_not_end = rule_tuple(same, "not_end")
+        self.same_predicate_not_verbs = rule_words(same, "not_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.complete_verbs = self.mt.wordset("complete_predicates")
@@ -2336,27 +2337,30 @@ class Ellipsis:
         self, state: State, d: Dialogue, cands: list[Any], parse: Parse, pos: int
     ) -> Any | None:
         """The candidate the assistant's last turn makes the subject of the query's own
-        predicate: the first verb or adjective (two characters or more) after the gap, said in
-        that turn right after the candidate, only adverbs between (很喜欢比赛就要开始了 / 已经开始
-        了 -> 比赛已经开始了, not the team the user liked). Why: the query goes on about what the
-        reply said of that thing, whatever the user's turn named."""
+        predicate: the first verb or adjective after the gap, said in that turn right after the
+        candidate, only adverbs between, the two saying at least two characters alike from the
+        verb on (很喜欢比赛就要开始了 / 已经开始了 -> 比赛已经开始了, not the team the user liked;
+        上王者都打了多久 / 打了两年多了; not 支持全程网办 / 在哪里办?). Why: the query goes on
+        about what the reply said of that thing, whatever the user's turn named."""
         exchange = last_exchange(state, d)
         if exchange is None:
             return None
-        pred = next(
+        at = next(
             (
-                t.text
+                t
                 for t in parse.tokens
                 if t.start >= pos and kind_of(t.pos, t.text) in ("VERB", "ADJ")
             ),
-            "",
+            None,
         )
         last = exchange[1]
-        if len(pred) < 2 or pred not in last.turn.content:
+        pred = at.text if at is not None else ""
+        if not pred or pred in self.same_predicate_not_verbs or pred not in last.turn.content:
             return None
+        said, rest = last.turn.content, parse.text[at.start if at is not None else 0 :]
         toks = last.parse.tokens
         for j, t in enumerate(toks):
-            if t.text != pred:
+            if t.text != pred or len(rest) < 2 or not said.startswith(rest[:2], t.start):
                 continue
             k = j - 1
             while k >= 0 and kind_of(toks[k].pos, toks[k].text) == "ADV":
