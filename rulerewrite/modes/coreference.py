@@ -406,6 +406,8 @@ class Coreference:
         self.older_kinds = frozenset(vals.get("salient_older", ["any"]))
         self.place_words = self.mt.wordset("place_words")
         self.who_words = self.mt.wordset("who_words")
+        who_it = lexicon.rule("coreference", "who_it_is")  # 它是谁: 它 may be a person
+        self.who_it_is = who_it.pattern if who_it is not None else None
         # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
         here = lexicon.rule("coreference", "here")
         self.here_source = here.source if here is not None else None
@@ -754,6 +756,8 @@ class Coreference:
         elif bare and animacy == "nonhuman" and any(w in orig_text for w in self.who_words):
             # 这是谁: a bare 这 asking who is about a person
             animacy = None
+        elif self.who_it_is is not None and self.who_it_is.match(orig_text.strip()):
+            animacy = None  # 它是谁: chat writes 它 for a person it asks about
         elif bare and animacy is None and self._about_place(orig_text):
             # 那是哪里 / 那是啥地方: a 那 that may be anyone or anything asks about a place here,
             # and a place jieba tags as a name (景德镇 nr) is no person
