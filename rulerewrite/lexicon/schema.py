@@ -512,6 +512,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("completeness", "same_predicate_subject"): dict.fromkeys(
         ("not_after", "not_types", "not_end", "not_verbs"), "words"
     ),
+    # 篮球 / 他: a common word is no person while the exchange names one (coreference)
+    ("coreference", "word_not_person"): {"common_freq": "count"},
     # 她 / 他 and the gendered phrases they may not take (coreference gender_of)
     ("coreference", "gender"): {
         "pronouns": "names",

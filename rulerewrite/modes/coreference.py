@@ -482,6 +482,8 @@ class Coreference:
         # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
         # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
         self.lone = _LoneAntecedent.read(lexicon.rule("coreference", "lone_antecedent"))
+        common = lexicon.rule("coreference", "word_not_person")  # 篮球: no 他 beside a person
+        self.word_not_person = int((common.get("common_freq") if common else 0) or 0)
         self.lone_place = _LonePlace.read(lexicon.rule("coreference", "lone_place"))
         # 男的女的 / 王凯是男的 / 你看过他的电视剧吗: in a narrative statement 他 / 她 take the
         # one name the last exchange said (rules/coreference.yaml ``statement_person``)
@@ -792,6 +794,8 @@ class Coreference:
             cands = [
                 c for c in cands if c.mention.etype in kinds_of or c.mention.etype in UNKNOWN_TYPES
             ]
+        if human and ref.kind == "pronoun" and self.word_not_person:
+            cands = self._not_common_words(cands, window)  # 喜欢篮球 / 知道孙明明嘛… / 他
         gender = self.pronoun_gender.get(ref.text)
         if gender is not None:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
@@ -2313,6 +2317,20 @@ class Coreference:
             return None
         s = fm.start("np")
         return said_mention(np, "person", last.turn, "obj", s, self.who_source)
+
+    def _not_common_words(self, cands: list[Candidate], window: set[int]) -> list[Candidate]:
+        """``cands`` without the untyped phrases that are a common word (rules/coreference.yaml
+        ``word_not_person`` common_freq: 篮球 / 游戏), when a person the last exchange names is
+        a candidate (喜欢篮球 / 知道孙明明嘛他可是… / 不喜欢他 -> 孙明明): a topic frame lets 他
+        / 她 take an untyped title or name, not an everyday word while a person is there."""
+        if not any(c.mention.etype == "person" and c.mention.turn in window for c in cands):
+            return cands
+        freq, floor = self.segmenter.freq, self.word_not_person
+        return [
+            c
+            for c in cands
+            if not (c.mention.etype in UNKNOWN_TYPES and freq(c.mention.text) >= floor)
+        ]
 
     def gender_of(self, head: str) -> str | None:
         """帅哥 -> male, 闺蜜 -> female, 朋友 -> None (rules/coreference.yaml ``gender``)."""
