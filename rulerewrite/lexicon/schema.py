@@ -508,6 +508,25 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "illness": "regex",
         "asked": "regex",
     },
+    # 已经开始了 after 比赛就要开始了: the noun the reply said the query's predicate of
+    # (ellipsis same_predicate)
+    ("completeness", "same_predicate_subject"): dict.fromkeys(
+        ("not_after", "not_types", "not_end", "not_verbs"), "words"
+    ),
+    # 篮球 / 他: a common word is no person while the exchange names one (coreference)
+    ("coreference", "word_not_person"): {"common_freq": "count"},
+    # 她 / 他 and the gendered phrases they may not take (coreference gender_of)
+    ("coreference", "gender"): {
+        "pronouns": "names",
+        **dict.fromkeys(("male", "female", "male_names", "he", "women", "women_names"), "words"),
+    },
+    # 那现金也行 / 怎么给: the thing the reply ends by turning to (ellipsis counter_offer)
+    ("completeness", "counter_offer"): {"pattern": "regex", "max_query": "count"},
+    # 会 / 没有吧: a short yes/no answer to the assistant's yes/no question (ellipsis answer)
+    ("completeness", "answer_reply"): {
+        **dict.fromkeys(("pattern", "clause_rest", "request"), "regex"),
+        **dict.fromkeys(("addressees", "subject_open", "subject_end", "tentative_end"), "words"),
+    },
     # 这都不知道 after the reply's question: what the question asks about (coreference
     # known_asked)
     ("coreference", "known_asked"): dict.fromkeys(("query", "asked"), "regex"),

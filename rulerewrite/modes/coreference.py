@@ -407,6 +407,8 @@ class Coreference:
         self.older_kinds = frozenset(vals.get("salient_older", ["any"]))
         self.place_words = self.mt.wordset("place_words")
         self.who_words = self.mt.wordset("who_words")
+        who_it = lexicon.rule("coreference", "who_it_is")  # 它是谁: 它 may be a person
+        self.who_it_is = who_it.pattern if who_it is not None else None
         # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
         here = lexicon.rule("coreference", "here")
         self.here_source = here.source if here is not None else None
@@ -481,6 +483,8 @@ class Coreference:
         # 桔梗怎么样了 / … / 她死了吗: a pronoun with no antecedent of its kind takes the one
         # thing the last exchange talked about (rules/coreference.yaml ``lone_antecedent``)
         self.lone = _LoneAntecedent.read(lexicon.rule("coreference", "lone_antecedent"))
+        common = lexicon.rule("coreference", "word_not_person")  # 篮球: no 他 beside a person
+        self.word_not_person = int((common.get("common_freq") if common else 0) or 0)
         self.lone_place = _LonePlace.read(lexicon.rule("coreference", "lone_place"))
         # 男的女的 / 王凯是男的 / 你看过他的电视剧吗: in a narrative statement 他 / 她 take the
         # one name the last exchange said (rules/coreference.yaml ``statement_person``)
@@ -529,11 +533,17 @@ class Coreference:
         self.pronoun_gender: dict[str, str] = {}
         ends: list[tuple[str, str]] = []
         men: set[str] = set()  # known men named as a whole (male_names)
+        self.he: frozenset[str] = frozenset()  # 他 / 他们: no phrase that is a word for a woman
+        self.women: frozenset[str] = frozenset()
+        self.women_names: frozenset[str] = frozenset()  # 他: no known woman beside a known man
         for r in lexicon.rules.get("coreference", ()):
             if r.id == "gender":
                 self.pronoun_gender.update(
                     {str(k): str(v) for k, v in (r.get("pronouns") or {}).items()}
                 )
+                self.he = frozenset(str(w) for w in r.get("he") or ())
+                self.women = frozenset(str(w) for w in r.get("women") or ())
+                self.women_names = frozenset(str(w) for w in r.get("women_names") or ())
                 ends += [(str(w), g) for g in ("male", "female") for w in r.get(g) or []]
                 men.update(str(w) for w in r.get("male_names") or [])
         # longest ending first: 姐夫 is a man (夫), 夫人 a woman
@@ -749,6 +759,8 @@ class Coreference:
         elif bare and animacy == "nonhuman" and any(w in orig_text for w in self.who_words):
             # 这是谁: a bare 这 asking who is about a person
             animacy = None
+        elif self.who_it_is is not None and self.who_it_is.match(orig_text.strip()):
+            animacy = None  # 它是谁: chat writes 它 for a person it asks about
         elif bare and animacy is None and self._about_place(orig_text):
             # 那是哪里 / 那是啥地方: a 那 that may be anyone or anything asks about a place here,
             # and a place jieba tags as a name (景德镇 nr) is no person
@@ -783,9 +795,18 @@ class Coreference:
             cands = [
                 c for c in cands if c.mention.etype in kinds_of or c.mention.etype in UNKNOWN_TYPES
             ]
+        if human and ref.kind == "pronoun" and self.word_not_person:
+            cands = self._not_common_words(cands, window)  # 喜欢篮球 / 知道孙明明嘛… / 他
         gender = self.pronoun_gender.get(ref.text)
         if gender is not None:
             cands = [c for c in cands if self.gender_of(c.mention.head) in (None, gender)]
+        elif ref.text in self.he:
+            cands = [c for c in cands if c.mention.text not in self.women]
+            if any(c.mention.head in self.male_names for c in cands):
+                # 周杰伦是谁 / 感觉还是和蔡依林最配 / 他的老婆呢: a known woman is no antecedent
+                # of 他 when a known man is one; chat writes 他 for 她 too, so a woman named
+                # alone keeps it
+                cands = [c for c in cands if c.mention.head not in self.women_names]
         if gender == "female" and self.male_names:
             # 鹿晗跟关晓彤… / 她: a known man (male_names) is no antecedent of 她 when the
             # dialogue names someone else it may mean; chat writes 她 for 他 too (杜兰特 / 她),
@@ -2299,6 +2320,20 @@ class Coreference:
             return None
         s = fm.start("np")
         return said_mention(np, "person", last.turn, "obj", s, self.who_source)
+
+    def _not_common_words(self, cands: list[Candidate], window: set[int]) -> list[Candidate]:
+        """``cands`` without the untyped phrases that are a common word (rules/coreference.yaml
+        ``word_not_person`` common_freq: 篮球 / 游戏), when a person the last exchange names is
+        a candidate (喜欢篮球 / 知道孙明明嘛他可是… / 不喜欢他 -> 孙明明): a topic frame lets 他
+        / 她 take an untyped title or name, not an everyday word while a person is there."""
+        if not any(c.mention.etype == "person" and c.mention.turn in window for c in cands):
+            return cands
+        freq, floor = self.segmenter.freq, self.word_not_person
+        return [
+            c
+            for c in cands
+            if not (c.mention.etype in UNKNOWN_TYPES and freq(c.mention.text) >= floor)
+        ]
 
     def gender_of(self, head: str) -> str | None:
         """帅哥 -> male, 闺蜜 -> female, 朋友 -> None (rules/coreference.yaml ``gender``)."""

@@ -324,6 +324,12 @@ class Ellipsis:
         self.together = frozenset((dangling.get("together") or ()) if dangling else ())
         self.verb_leads = frozenset((dangling.get("verb_leads") or ()) if dangling else ())
         self.give_verbs = self.mt.wordset("give_verbs")
+        # what makes a phrase before the query's own predicate no subject of it (有X好玩吗)
+        same = lexicon.rule("completeness", "same_predicate_subject")
+        self.same_predicate_not_after = rule_tuple(same, "not_after")
+        self.same_predicate_not_types = rule_words(same, "not_types")
+        self.same_predicate_not_end = rule_tuple(same, "not_end")
+        self.same_predicate_not_verbs = rule_words(same, "not_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.complete_verbs = self.mt.wordset("complete_predicates")
@@ -378,6 +384,10 @@ class Ellipsis:
         self.answer_tentative = rule_tuple(
             lexicon.rule("completeness", "answer_reply"), "tentative_end"
         )
+        # a clause of its own after the answered verb (有这个倾向你结婚了吗: answer_reply)
+        self.answer_clause_rest = rule_pattern(reply_rule, "clause_rest")
+        # a request asked as a question (能不能像我这样严肃点): no question answered
+        self.answer_request = rule_pattern(reply_rule, "request")
         self.object_verbs = self.mt.wordset("answer_object_verbs")
         self.wh_rule = lexicon.rule("completeness", "answer_wh")
         # the longest modifier answer that fills a wh-question (answer_wh ``modifier_max``)
@@ -437,6 +447,11 @@ class Ellipsis:
         self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
         self.kind_not_query = rule_pattern(self.kind_answered_rule, "not_query")
         self.offered_len = int((self.offer_rule.get("max_query") if self.offer_rule else 0) or 0)
+        # the reply's own turn to a new thing at its end (那财付通吧 / 但是我知道酸奶)
+        self.counter_rule = lexicon.rule("completeness", "counter_offer")
+        self.counter_len = int(
+            (self.counter_rule.get("max_query") if self.counter_rule else 0) or 0
+        )
         judged = lexicon.rule("completeness", "judged_reply")
         self.judged_reply_len = int((judged.get("max_reply") if judged else 0) or 0)
         self.place_rule = lexicon.rule("completeness", "place_answered")
@@ -1309,8 +1324,11 @@ class Ellipsis:
             return None
         carriers = self.mv_carriers.get(m.group("base") or m.group("ab") or "愿", ())
         at = m.end("m")
+        base = m.group("m").lstrip("不没")
         for ti in (exchange[1], exchange[0]):
             said = ti.turn.content
+            if ti is exchange[1] and self._a_request(unpunctuated(said), exchange[0], base):
+                continue  # 狗能吃葡萄吗 / 能不能说点好听的 / 不能: the user's own question
             if ti.turn.role != "user" and self.yes_no.search(said):
                 # 你想去爬山吗 / 我不想: the reply answers the question, no statement of the
                 # verb, and no modal of the user's turn before it is what it answers
@@ -1486,15 +1504,9 @@ class Ellipsis:
         if v in he.not_verbs:
             return None
         for ti in (exchange[1], exchange[0]):
-            said = ti.turn.content
-            for a in he.asked.finditer(said):
-                at = a.end("v")
-                if not any(t.start == at and t.text == v for t in ti.parse.tokens):
-                    continue
-                ends = [mt for mt in ti.mentions if mt.end == a.start() and not mt.is_set]
-                if not ends:
-                    continue
-                topic = max(ends, key=lambda mt: len(mt.text)).text
+            asked = self._asked_how_of(ti, v)
+            if asked is not None:
+                topic = asked.text
                 if topic in text:
                     return None
                 at = m.end("pre")
@@ -1512,6 +1524,49 @@ class Ellipsis:
                     confidence=0.6,
                 )
         return None
+
+    def _asked_how_of(self, ti: TurnInfo, v: str) -> Mention | None:
+        """The topic ``ti`` asks how to ``v`` (rules/completeness.yaml how_echo ``asked``): the
+        longest phrase of the turn ending right before the how-word, the verb a word of its own
+        after it (你知道家常豆腐怎么做吗 -> 家常豆腐; 怎么做饭 asks no 怎么做); None when the turn
+        asks no such thing."""
+        asked = self.he.asked
+        if asked is None:
+            return None
+        for a in asked.finditer(ti.turn.content):
+            at = a.end("v")
+            if not any(t.start == at and t.text == v for t in ti.parse.tokens):
+                continue
+            ends = [mt for mt in ti.mentions if mt.end == a.start() and not mt.is_set]
+            if ends:
+                return max(ends, key=lambda mt: len(mt.text))
+        return None
+
+    def _how_asked_object(
+        self, state: State, d: Dialogue, cands: list[Any], parse: Parse, pos: int
+    ) -> Any | None:
+        """The topic the assistant's last turn asked how to do with the query's verb before
+        its object's gap at ``pos`` (你觉得大刀肉怎么样 / 红烧肉怎么做 / 不会做 -> 不会做红烧肉,
+        not the dish the user named): the query answers that question, about that thing. The
+        candidate that is the topic, when there is one."""
+        exchange = last_exchange(state, d)
+        verb = next(
+            (t.text for t in reversed(parse.tokens) if t.end <= pos and t.text not in "了过着"),
+            "",
+        )
+        topic = self._asked_how_of(exchange[1], verb) if exchange is not None and verb else None
+        if topic is None:
+            return None
+        return next(
+            (
+                c
+                for c in cands
+                if c.mention.turn == topic.turn
+                and c.mention.start == topic.start
+                and c.mention.end == topic.end
+            ),
+            None,
+        )
 
     def _verb_object_open(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A transitive verb ending the query after any lead, bare or with its aspect or a count,
@@ -2089,12 +2144,24 @@ class Ellipsis:
             ):
                 # 什么漫画 / 进击的巨人: the title is the whole answer, not its last noun
                 best = new_candidate(whole, best.score, best.why + ", the whole answer")
-        named = self._named_object(state, d, cands) if kind == "object" else None
+        named = (
+            self._named_object(state, d, cands)
+            if kind == "object"
+            else self._named_subject(state, d, cands)
+        )
+        if named is None and kind == "object":
+            named = self._how_asked_object(state, d, cands, parse, pos)  # 红烧肉怎么做 / 不会做
         if kind == "subject" and asks and not member and answered is None:
             named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
+        if named is None and kind == "subject" and not member:
+            named = self._same_predicate(state, d, cands, parse, pos)  # 比赛就要开始了 / 已经开始了
+        if named is None and kind == "subject" and not member and len(text) <= self.counter_len:
+            named = self._counter_offer(state, d, cands)  # 那现金也行 / 怎么给 -> 现金怎么给
         confident = self._confident(cands, kinds, floor)  # the same candidates, kinds and floor
-        if named is None and len(text) <= self.offered_len and not confident:
-            named = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
+        if named is None and len(text) <= self.offered_len:
+            offer = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
+            if offer is not None and (not confident or self._moved_on(state, d, offer)):
+                named = offer
         if named is None and not confident and tastes:
             # 好吃极了 / 太甜: a food, however it ranks (after the thing the reply offered)
             confident = self._confident(cands, kinds | self.taste_kinds, min(floor, self.taste_min))
@@ -2337,6 +2404,113 @@ class Ellipsis:
             None,
         )
 
+    def _named_subject(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
+        """The candidate the assistant's last turn is nothing but (:meth:`_named_object`) as the
+        missing subject, when it names a new thing (有什么特产 / 臭豆腐 / 送女生不合适 -> 臭豆腐送
+        女生不合适): not a word the user's turn said (2 characters in common: 考研英语复习什么 /
+        考研的英语哦), not a reply to a yes/no question (你会说英语吗 / 小菜一碟啊: a comment on
+        it), not a word for a person (男神: it describes someone), and not after a topic the user's
+        turn framed (你知道血色黄昏 / 美丽的彼岸花 /
+        是本书: the framed topic is what the query is about)."""
+        exchange = last_exchange(state, d)
+        named = self._named_object(state, d, cands) if exchange is not None else None
+        if named is None or exchange is None or named.mention.etype == "human":
+            return None
+        asked = exchange[0]
+        yes_no = self.own_asked_end
+        if yes_no is not None and yes_no.search(unpunctuated(asked.turn.content)):
+            return None  # 你会说英语吗 / 小菜一碟啊: a comment on the question, no new thing
+        text = named.mention.text
+        pairs = {text[k : k + 2] for k in range(len(text) - 1)}
+        if any(
+            any(p in mt.text for p in pairs)
+            or (mt.gram == "topic" and mt.source.startswith("rules/"))
+            for mt in asked.mentions
+        ):
+            return None
+        return named
+
+    def _same_predicate(
+        self, state: State, d: Dialogue, cands: list[Any], parse: Parse, pos: int
+    ) -> Any | None:
+        """The candidate the assistant's last turn makes the subject of the query's own
+        predicate: the first verb or adjective after the gap, said in that turn right after the
+        candidate, only adverbs between, the two saying at least two characters alike from the
+        verb on (很喜欢比赛就要开始了 / 已经开始了 -> 比赛已经开始了, not the team the user liked;
+        上王者都打了多久 / 打了两年多了; not 支持全程网办 / 在哪里办?). Why: the query goes on
+        about what the reply said of that thing, whatever the user's turn named."""
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        at = next(
+            (
+                t
+                for t in parse.tokens
+                if t.start >= pos and kind_of(t.pos, t.text) in ("VERB", "ADJ")
+            ),
+            None,
+        )
+        last = exchange[1]
+        pred = at.text if at is not None else ""
+        if not pred or pred in self.same_predicate_not_verbs or pred not in last.turn.content:
+            return None
+        said, rest = last.turn.content, parse.text[at.start if at is not None else 0 :]
+        toks = last.parse.tokens
+        for j, t in enumerate(toks):
+            if t.text != pred or len(rest) < 2 or not said.startswith(rest[:2], t.start):
+                continue
+            k = j - 1
+            while k >= 0 and kind_of(toks[k].pos, toks[k].text) == "ADV":
+                k -= 1
+            if k < 0 or kind_of(toks[k].pos, toks[k].text) != "NOUN":
+                continue  # 学会放下手机 / 放下了 (学会 a verb): no subject before it
+            end = toks[k].end
+            hit = next(
+                (c for c in cands if c.mention.turn == last.turn.index and c.mention.end == end),
+                None,
+            )
+            # not 有王者荣耀好玩吗 / 要学会放下 (compared with, or what is to be done), nor
+            # 别急呀严重吗 (a clause and its particle jieba tags n)
+            if (
+                hit is not None
+                and hit.mention.etype not in self.same_predicate_not_types
+                and not hit.mention.text.endswith(self.same_predicate_not_end)
+                and not last.turn.content[: hit.mention.start].endswith(
+                    self.same_predicate_not_after
+                )
+            ):
+                return hit
+        return None
+
+    def _counter_offer(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
+        """The thing the assistant's last turn ends by turning to (rules/completeness.yaml
+        ``counter_offer``: 那现金也行 / 但是我知道酸奶 / 还有三国演义), when a candidate ends
+        where it ends: a short query next is about it, not about what the user's turn named
+        (支付宝多少 / 那现金也行 / 怎么给 -> 现金怎么给). Only a candidate that is the whole
+        phrase turned to: 那就吃泻立停啊 / 那你要有颗坚硬的心 turn to no thing; nor is the
+        user's own thing said again (张柏芝图片你有吗 / 张柏芝的照片呢) a new one."""
+        rule, exchange = self.counter_rule, last_exchange(state, d)
+        if rule is None or rule.pattern is None or exchange is None:
+            return None
+        last = exchange[1]
+        said = unpunctuated(last.turn.content)
+        m = rule.pattern.search(said)
+        if m is None:
+            return None
+        start, end = m.span("x")
+        if any(mt.text in m.group("x") for mt in exchange[0].mentions):
+            return None  # 张柏芝图片你有吗 / 张柏芝的照片呢: what the user named, said again
+        return next(
+            (
+                c
+                for c in cands
+                if c.mention.turn == last.turn.index
+                and c.mention.start == start
+                and c.mention.end == end
+            ),
+            None,
+        )
+
     def _kind_answered(self, state: State, d: Dialogue, best: Any, text: str) -> Any | None:
         """The assistant's reply when it is nothing but the thing the user's turn asked for (a
         title-like run of characters: 晚饭吃什么 / 外卖便当; 动漫推荐 / 黑执事; 那你拿手菜是什么 /
@@ -2417,6 +2591,28 @@ class Ellipsis:
             )
             best = new_candidate(whole, best.score, best.why + ", the whole reply")
         return best
+
+    def _moved_on(self, state: State, d: Dialogue, offer: Any) -> bool:
+        """The reply moved on to the thing it offered, so the offer outranks even a confident
+        candidate: the offer opens the reply (after an acknowledgement: 巧克力吧很受欢迎的零食啊
+        / 水立方吧这地方很不错的), or the reply says nothing the user's turn named (喜欢五颜六色
+        的马卡龙). Not a reply that goes on about the user's thing and only names something in
+        passing (关于成都呢前几天看到个攻略的文章 / 牛板筋很好吃稍有点辣), nor an offer that
+        says the user's thing itself (厦门的鼓浪屿)."""
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return False
+        asked, last = exchange
+        if any(mt.text in offer.mention.text for mt in asked.mentions):
+            return False  # 厦门有什么好玩的 / 厦门的鼓浪屿很有名: still about 厦门
+        said = last.turn.content
+        at = said.find(offer.mention.text)  # a whole-reply offer is not where its start says
+        lead = said[: max(at, 0)].strip()
+        if (at >= 0 and not lead) or (
+            self.ack is not None and self.ack.fullmatch(lead) is not None
+        ):
+            return True
+        return not any(mt.text in said for mt in asked.mentions)
 
     def _offered_first(self, offered: list[Any], reply: str) -> bool:
         """The first thing offered opens the reply (after an acknowledgement) as its subject or
@@ -3118,13 +3314,15 @@ class Ellipsis:
         if re.search(r"[,，。;；!！?？]", asked) or not end_re[0].search(asked):
             return None
         m = reply_re[0].match(unpunctuated(text))
-        if m is None:
-            return None
+        if m is None or self._a_request(asked, _previous_question(d), m.group("v")):
+            return None  # 能不能像我这样严肃点: a request, the user's own question is answered
         v, asp = m.group("v"), m.group("asp") or ""
         i = asked.find(v)
         if i < 0 or v in ("不", "没", "没有"):
             return None  # (挂科了没 / 没: the answer is the negation alone)
         rest = end_re[0].sub("", asked[i + len(v) :])
+        if self.answer_clause_rest is not None and self.answer_clause_rest.search(rest):
+            return None  # 有这个倾向你结婚了吗 / 没有呢: 结婚 was asked, not 有
         if rest.startswith(("了", "过")):
             asp, rest = asp or rest[0], rest[1:]
         cut = next((w for w in self.answer_tentative if rest.endswith(w)), "")
@@ -3171,6 +3369,17 @@ class Ellipsis:
             note=f"answer to {asked!r}: {v} + {part}",
             confidence=0.75,
         )
+
+    def _a_request(self, asked: str, own: TurnInfo | None, verb: str) -> bool:
+        """The assistant's question is a request (rules/completeness.yaml answer_reply
+        ``request``: 能不能像我这样严肃点 / 能不能说点好听的) right after ``own``, the user's
+        yes/no question with ``verb``, the answer's (狗能吃葡萄吗): a bare 不能 answers that
+        question, not the request, which asks for something rather than whether something is so."""
+        if self.answer_request is None or self.answer_request.match(asked) is None:
+            return False
+        said = unpunctuated(own.turn.content) if own is not None else ""
+        end = self.own_asked_end
+        return bool(verb) and verb in said and end is not None and end.search(said) is not None
 
     def _asked_subject(self, before: str, text: str) -> str:
         """The subject of a yes/no question, from what it says ``before`` the answered verb:
@@ -3240,7 +3449,14 @@ class Ellipsis:
             and self._has_object(toks, [kind_of(t.pos, t.text) for t in toks], j)
         ):
             return None  # 三体也看过: the object stands in front of the verb (not 下沙 / 什么语言)
+        own = _previous_question(d)
         for ti in reversed(d.turns[-2:]):
+            if (
+                modal
+                and ti is not own
+                and self._a_request(unpunctuated(ti.turn.content), own, verb.lstrip("不没"))
+            ):
+                continue  # 狗能吃葡萄吗 / 能不能说点好听的 / 不能: the user's own question
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
                 same = self.mt.same_verb(t.text, verbs)
@@ -3815,7 +4031,11 @@ class Ellipsis:
             return None
         asked = last.turn.content.strip().rstrip("?？!！。.~ 呢啊呀吖哦嘛")
         m = _A_NOT_A.search(asked)
-        if m is None or re.search(r"[,，。;；!！?？\s]", asked[m.start() :]):
+        if (
+            m is None
+            or re.search(r"[,，。;；!！?？\s]", asked[m.start() :])
+            or self._a_request(asked, _previous_question(d), m.group("a"))
+        ):
             return None
         said = unpunctuated(text)
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
