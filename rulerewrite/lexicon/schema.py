@@ -488,6 +488,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "number",
             "taste",
             "kind_comment",
+            "copula_asked",
         ),
         "regex",
     ),

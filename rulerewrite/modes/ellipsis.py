@@ -264,6 +264,7 @@ class Ellipsis:
         self.final_mood = rule_pattern(pats, "final_mood") or never
         self.negated_end = rule_pattern(pats, "negated_end") or never
         self.number = rule_pattern(pats, "number") or never
+        self.copula_asked = rule_pattern(pats, "copula_asked") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -2110,10 +2111,7 @@ class Ellipsis:
             # -> 三体的作者, but a place's 空气质量 -> 成都空气质量
             filler += "" if filler.endswith("的") else "的"
         if kind == "subject" and how is None and media is None and similar is None:
-            # 为什么不好用 -> X为什么不好用: a why opener has the topic before it (topic_before)
-            opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
-            if opener:
-                pos = len(text[:pos].rstrip()) - len(opener)
+            pos = self._topic_at(text, pos, bare=filler == best.mention.text)
         new = text[:pos] + filler + text[pos:]
         src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
         if defer is not None:
@@ -2139,6 +2137,18 @@ class Ellipsis:
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
         )
+
+    def _topic_at(self, text: str, pos: int, *, bare: bool) -> int:
+        """Where a missing topic goes, ``pos`` being the gap the completeness check found: before
+        a why opener (lead_words ``topic_before``: 为什么不好用 -> X为什么不好用) and, when the
+        topic is put in as said (``bare``: no 的 or 是 added to it), after the copula of a
+        confirmation question at the gap (ellipsis_patterns ``copula_asked``: 是吗真厉害啊 ->
+        是律师吗真厉害啊, as the gold says it, not 律师是吗…)."""
+        opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
+        if opener:
+            return len(text[:pos].rstrip()) - len(opener)
+        asked = self.copula_asked.match(text, pos)
+        return asked.end() if asked is not None and bare else pos
 
     def _short_reply_object(self, d: Dialogue, text: str, pos: int) -> bool:
         """The query is short, its verb's object missing at its end, and the assistant's reply
