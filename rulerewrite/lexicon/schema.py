@@ -489,6 +489,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "taste",
             "kind_comment",
             "copula_asked",
+            "patient_modal",
         ),
         "regex",
     ),

@@ -265,6 +265,7 @@ class Ellipsis:
         self.negated_end = rule_pattern(pats, "negated_end") or never
         self.number = rule_pattern(pats, "number") or never
         self.copula_asked = rule_pattern(pats, "copula_asked") or never
+        self.patient_modal = rule_pattern(pats, "patient_modal") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -2112,6 +2113,8 @@ class Ellipsis:
             filler += "" if filler.endswith("的") else "的"
         if kind == "subject" and how is None and media is None and similar is None:
             pos = self._topic_at(text, pos, bare=filler == best.mention.text)
+        elif kind == "object":
+            pos = self._object_at(text, pos)
         new = text[:pos] + filler + text[pos:]
         src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
         if defer is not None:
@@ -2149,6 +2152,14 @@ class Ellipsis:
             return len(text[:pos].rstrip()) - len(opener)
         asked = self.copula_asked.match(text, pos)
         return asked.end() if asked is not None and bare else pos
+
+    def _object_at(self, text: str, pos: int) -> int:
+        """Where a missing object goes, ``pos`` being the gap after the verb: first, after the
+        query's lead, when the query is a bare modal question on the verb with no one named to
+        do it (ellipsis_patterns ``patient_modal``: 可以买吗 -> 比特币可以买吗, the thing asked
+        about is the topic); else at the gap."""
+        m = self.patient_modal.match(text)
+        return m.end("lead") if m is not None else pos
 
     def _short_reply_object(self, d: Dialogue, text: str, pos: int) -> bool:
         """The query is short, its verb's object missing at its end, and the assistant's reply
@@ -3211,6 +3222,7 @@ class Ellipsis:
                     end = self._after_aspect(toks, j)
                     if parse.text[end - 1 : end] == "了" and end - 1 > toks[j].start:
                         end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
+                    end = self._object_at(parse.text, end)  # 可以买吗 -> 比特币可以买吗
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
