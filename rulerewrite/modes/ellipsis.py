@@ -1846,6 +1846,7 @@ class Ellipsis:
             # 嗯嗯怎么设置密码 takes its topic after 嗯嗯
             acked = self._gap(parse, counted, after_ack=True)
             gap = acked if acked is None or acked[0] == "subject" else gap
+            gap = self._framed_gap(parse, counted, gap)
         elif gap is None and self.frame is not None and self.frame.match(text):
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
             framed = self._gap(parse, counted, skip=self.frame)
@@ -2700,6 +2701,18 @@ class Ellipsis:
                 return "object", toks[j].end  # 你看了没 -> 你看世界杯了没
             return "object", toks[j].end if potential else self._after_aspect(toks, j)
         return None
+
+    def _framed_gap(
+        self, parse: Parse, counted: re.Match[str] | None, gap: tuple[str, int] | None
+    ) -> tuple[str, int] | None:
+        """A subject ``gap`` inside a speaker's frame with no speaker said (speaker_frames:
+        觉得怎么样 / 认为还行) is the gap of the clause it frames: the topic goes after the
+        frame (觉得兽血沸腾怎么样, not 兽血沸腾觉得怎么样), as after 你觉得."""
+        m = self.frame.match(parse.text) if self.frame is not None else None
+        if gap is None or m is None or gap[1] >= m.end():
+            return gap
+        framed = self._gap(parse, counted, skip=self.frame)
+        return framed if framed is not None and framed[0] == "subject" else gap
 
     def _measured(self, toks: list[Any], kinds: list[str], i0: int) -> int | None:
         """Where the object goes when the query is a verb of rules/completeness.yaml
