@@ -490,6 +490,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "kind_comment",
             "copula_asked",
             "patient_modal",
+            "count_object",
         ),
         "regex",
     ),

@@ -266,6 +266,7 @@ class Ellipsis:
         self.number = rule_pattern(pats, "number") or never
         self.copula_asked = rule_pattern(pats, "copula_asked") or never
         self.patient_modal = rule_pattern(pats, "patient_modal") or never
+        self.count_object = rule_pattern(pats, "count_object") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -2113,7 +2114,7 @@ class Ellipsis:
             # -> 三体的作者, but a place's 空气质量 -> 成都空气质量
             filler += "" if filler.endswith("的") else "的"
         if kind == "subject" and how is None and media is None and similar is None:
-            pos = self._topic_at(text, pos, bare=filler == best.mention.text)
+            pos = self._topic_at(parse, pos, bare=filler == best.mention.text)
         elif kind == "object":
             pos = self._object_at(text, pos)
         new = text[:pos] + filler + text[pos:]
@@ -2142,17 +2143,32 @@ class Ellipsis:
             confidence=0.75,
         )
 
-    def _topic_at(self, text: str, pos: int, *, bare: bool) -> int:
-        """Where a missing topic goes, ``pos`` being the gap the completeness check found: before
-        a why opener (lead_words ``topic_before``: 为什么不好用 -> X为什么不好用) and, when the
-        topic is put in as said (``bare``: no 的 or 是 added to it), after the copula of a
-        confirmation question at the gap (ellipsis_patterns ``copula_asked``: 是吗真厉害啊 ->
-        是律师吗真厉害啊, as the gold says it, not 律师是吗…)."""
+    def _topic_at(self, parse: Parse, pos: int, *, bare: bool) -> int:
+        """Where a missing topic goes in the parsed query, ``pos`` being the gap the
+        completeness check found: before a why opener (lead_words ``topic_before``: 为什么不好用
+        -> X为什么不好用) and, when the topic is put in as said (``bare``: no 的 or 是 added to
+        it), after the copula of a confirmation question at the gap (ellipsis_patterns
+        ``copula_asked``: 是吗真厉害啊 -> 是律师吗真厉害啊, not 律师是吗…) or after a count with
+        nothing counted (``count_object``: 要多少 -> 要多少彩礼, unless a noun follows it)."""
+        text = parse.text
         opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
         if opener:
             return len(text[:pos].rstrip()) - len(opener)
+        if not bare:
+            return pos
         asked = self.copula_asked.match(text, pos)
-        return asked.end() if asked is not None and bare else pos
+        if asked is not None:
+            return asked.end()
+        counted = self.count_object.match(text, pos)
+        if counted is None:
+            return pos
+        end = counted.end()
+        after = next((t for t in parse.tokens if t.end > end), None)
+        if after is None:
+            return end
+        # 要多少钱 (多少钱 one word) / 要多少押金: the count has its noun
+        noun = after.start != end or kind_of(after.pos, after.text) == "NOUN"
+        return pos if noun else end
 
     def _object_at(self, text: str, pos: int) -> int:
         """Where a missing object goes, ``pos`` being the gap after the verb: first, after the
