@@ -491,6 +491,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "copula_asked",
             "patient_modal",
             "count_object",
+            "where_object",
         ),
         "regex",
     ),
