@@ -445,6 +445,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         **dict.fromkeys(
             (
                 "final_particles",
+                "le_asks",
                 "how_degree",
                 "work_counts",
                 "pointing",

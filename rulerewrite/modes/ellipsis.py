@@ -234,6 +234,7 @@ class Ellipsis:
         self.copulas = rule_tuple(words, "copulas")
         self.from_where = rule_words(words, "from_where")
         self.seems = rule_words(words, "seems")
+        self.le_asks = rule_words(words, "le_asks")
         self.judging_adverbs = rule_words(words, "judging_adverbs")
         self.offer_verb = rule_alternation(words, "offer_verbs")
         self.measures = rule_words(words, "measures")
@@ -2699,7 +2700,8 @@ class Ellipsis:
         while j >= 0 and kinds[j] in ("PART", "AUX") and toks[j].text not in QUESTION_WORDS:
             j -= 1
         asked_mei = False
-        if j >= 1 and toks[j].text in ("没", "没有"):
+        mei = toks[j].text if j >= 1 else ""
+        if mei in ("没", "没有"):
             vi = j - 1  # 你看过没 / 你玩过没: 没 asks, like 吗 (你看过魔道祖师没)
             while vi >= 1 and kinds[vi] == "AUX":
                 vi -= 1
@@ -2715,8 +2717,9 @@ class Ellipsis:
             and len(parse.text) <= self.short_len
             and not self._has_object(toks, kinds, v)
         ):
-            if asked_mei and j + 1 < len(toks) and toks[j + 1].text == "了":
-                return "object", toks[j].end  # 你看了没 -> 你看世界杯了没
+            if asked_mei and mei in self.le_asks and j + 1 < len(toks) and toks[j + 1].text == "了":
+                # 你看了没 -> 你看世界杯了没; not 你喝了没有 (-> 你喝了腊八粥没有: le_asks)
+                return "object", toks[j].end
             return "object", toks[j].end if potential else self._after_aspect(toks, j)
         return None
 
