@@ -891,7 +891,7 @@ class Ellipsis:
         if not shapes or name in said:
             return None
         # 感觉好无聊的一本书: a speaker's frame (rules/completeness.yaml speaker_frames) around
-        # the comment; the topic still goes first
+        # the comment; the topic still goes first, unless the frame names its speaker (below)
         frame = self.frame.match(said) if self.frame is not None and "framed" in shapes else None
         framed = frame is not None and 0 < frame.end() < len(said)
         body = said[frame.end() :] if frame is not None and framed else said
@@ -986,7 +986,11 @@ class Ellipsis:
             how = "predicate"
         if not how:
             return None
-        new = name + ("是" if how == "kind" and cop is None and not framed else "") + text
+        # 我觉得蛮好的: a frame that names its speaker (ellipsis_patterns speakers) keeps the
+        # topic after it, in the clause it frames (我觉得华为蛮好的); a bare 感觉 does not
+        at = frame.end() if frame is not None and framed and self.speakers.match(said) else 0
+        cop_word = "是" if how == "kind" and cop is None and not framed else ""
+        new = text[:at] + name + cop_word + text[at:]
         return _resolved_from(
             state,
             rule.source,
