@@ -493,6 +493,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "patient_modal",
             "count_object",
             "where_object",
+            "give_to_do",
         ),
         "regex",
     ),

@@ -269,6 +269,7 @@ class Ellipsis:
         self.patient_modal = rule_pattern(pats, "patient_modal") or never
         self.count_object = rule_pattern(pats, "count_object") or never
         self.where_object = rule_pattern(pats, "where_object") or never
+        self.give_to_do = rule_pattern(pats, "give_to_do") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -2181,9 +2182,13 @@ class Ellipsis:
         """Where a missing object goes, ``pos`` being the gap after the verb: first, after the
         query's lead, when the query is a bare modal question on the verb with no one named to
         do it (ellipsis_patterns ``patient_modal``: 可以买吗 -> 比特币可以买吗, the thing asked
-        about is the topic); else at the gap."""
+        about is the topic); before 给 when a beneficiary and what they do with the thing end
+        the query (``give_to_do``: 念给我听 -> 念三重门给我听); else at the gap."""
         m = self.patient_modal.match(text)
-        return m.end("lead") if m is not None else pos
+        if m is not None:
+            return m.end("lead")
+        given = self.give_to_do.search(text)
+        return given.start() if given is not None and given.end() >= pos else pos
 
     def _short_reply_object(self, d: Dialogue, text: str, pos: int) -> bool:
         """The query is short, its verb's object missing at its end, and the assistant's reply
@@ -2796,7 +2801,8 @@ class Ellipsis:
     def _has_object(self, toks: list[Any], kinds: list[str], j: int) -> bool:
         """The verb ``toks[j]`` already has its object in front (墨西哥去过了 / 三体也看过: a
         topicalised object, adverbs skipped; a person there is the subject: 女儿也喜欢) or is
-        the 去/来 of purpose after another verb (买菜去): no object is missing after it. A modal
+        the 去/来 of purpose after another verb (买菜去) or stands before its beneficiary (念三
+        重门给我听): no object is missing after it. A modal
         before it (想吃 / 想去 / 喜欢看) still leaves the object out."""
         i = j - 1
         while i >= 0 and kinds[i] == "ADV":  # 三体也看过 / 榴莲还没吃过
@@ -2804,6 +2810,13 @@ class Ellipsis:
         if i < 0:
             return False
         prev_tok, prev = toks[i], kinds[i]
+        if (
+            prev_tok.text in RECIPIENTS
+            and i >= 2
+            and toks[i - 1].text in self.give_verbs
+            and kinds[i - 2] == "NOUN"
+        ):
+            return True  # 做午饭给我吃: the thing stands before the beneficiary
         if prev == "NOUN":
             # a person before the verb is its subject (女儿也喜欢), anything else its object
             return self.mt.analyzer.type_of(prev_tok.text, prev_tok.pos) not in HUMAN_TYPES
