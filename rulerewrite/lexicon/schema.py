@@ -494,6 +494,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "count_object",
             "where_object",
             "give_to_do",
+            "done_asked",
         ),
         "regex",
     ),

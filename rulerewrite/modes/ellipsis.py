@@ -270,6 +270,7 @@ class Ellipsis:
         self.count_object = rule_pattern(pats, "count_object") or never
         self.where_object = rule_pattern(pats, "where_object") or never
         self.give_to_do = rule_pattern(pats, "give_to_do") or never
+        self.done_asked = rule_pattern(pats, "done_asked") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -2156,7 +2157,8 @@ class Ellipsis:
         -> X为什么不好用) and, when the topic is put in as said (``bare``: no 的 or 是 added to
         it), after the copula of a confirmation question at the gap (ellipsis_patterns
         ``copula_asked``: 是吗真厉害啊 -> 是律师吗真厉害啊, not 律师是吗…), after the verb of
-        a where-question (``where_object``: 在哪见过 -> 在哪见过猴腮雷) or after a count with
+        a where-question (``where_object``: 在哪见过 -> 在哪见过猴腮雷) or of a rhetorical
+        不是 (``done_asked``: 不是说过啊 -> 不是说过密码啊) or after a count with
         nothing counted (``count_object``: 要多少 -> 要多少彩礼, unless a noun follows it)."""
         text = parse.text
         opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
@@ -2164,7 +2166,11 @@ class Ellipsis:
             return len(text[:pos].rstrip()) - len(opener)
         if not bare:
             return pos
-        asked = self.copula_asked.match(text, pos) or self.where_object.match(text, pos)
+        asked = (
+            self.copula_asked.match(text, pos)
+            or self.where_object.match(text, pos)
+            or self.done_asked.match(text, pos)
+        )
         if asked is not None:
             return asked.end()
         counted = self.count_object.match(text, pos)
