@@ -495,6 +495,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "where_object",
             "give_to_do",
             "done_asked",
+            "none_had",
         ),
         "regex",
     ),

@@ -271,6 +271,7 @@ class Ellipsis:
         self.where_object = rule_pattern(pats, "where_object") or never
         self.give_to_do = rule_pattern(pats, "give_to_do") or never
         self.done_asked = rule_pattern(pats, "done_asked") or never
+        self.none_had = rule_pattern(pats, "none_had") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -2158,7 +2159,8 @@ class Ellipsis:
         it), after the copula of a confirmation question at the gap (ellipsis_patterns
         ``copula_asked``: 是吗真厉害啊 -> 是律师吗真厉害啊, not 律师是吗…), after the verb of
         a where-question (``where_object``: 在哪见过 -> 在哪见过猴腮雷) or of a rhetorical
-        不是 (``done_asked``: 不是说过啊 -> 不是说过密码啊) or after a count with
+        不是 (``done_asked``: 不是说过啊 -> 不是说过密码啊), after a bare 没有 (``none_had``:
+        怎么没有 -> 怎么没有红包) or after a count with
         nothing counted (``count_object``: 要多少 -> 要多少彩礼, unless a noun follows it)."""
         text = parse.text
         opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
@@ -2170,6 +2172,7 @@ class Ellipsis:
             self.copula_asked.match(text, pos)
             or self.where_object.match(text, pos)
             or self.done_asked.match(text, pos)
+            or self.none_had.match(text, pos)
         )
         if asked is not None:
             return asked.end()
