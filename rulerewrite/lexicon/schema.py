@@ -496,6 +496,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "give_to_do",
             "done_asked",
             "none_had",
+            "go_end",
         ),
         "regex",
     ),
