@@ -497,6 +497,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "done_asked",
             "none_had",
             "go_end",
+            "like_end",
         ),
         "regex",
     ),
