@@ -498,6 +498,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "none_had",
             "go_end",
             "like_end",
+            "lack_to_do",
         ),
         "regex",
     ),

@@ -274,6 +274,7 @@ class Ellipsis:
         self.none_had = rule_pattern(pats, "none_had") or never
         self.go_end = rule_pattern(pats, "go_end") or never
         self.like_end = rule_pattern(pats, "like_end") or never
+        self.lack_to_do = rule_pattern(pats, "lack_to_do") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -2163,8 +2164,9 @@ class Ellipsis:
         a where-question (``where_object``: 在哪见过 -> 在哪见过猴腮雷) or of a rhetorical
         不是 (``done_asked``: 不是说过啊 -> 不是说过密码啊), after a bare 没有 (``none_had``:
         怎么没有 -> 怎么没有红包), after a verb of going ending the query (``go_end``: 有时间
-        一起去 -> 有时间一起去大栅栏) or of liking (``like_end``: 好喜欢 -> 好喜欢蜡笔小新) or
-        after a count with
+        一起去 -> 有时间一起去大栅栏), of liking (``like_end``: 好喜欢 -> 好喜欢蜡笔小新) or
+        after what one lacks to do it (``lack_to_do``: 没钱买 -> 没钱买戚风蛋糕), or after a
+        count with
         nothing counted (``count_object``: 要多少 -> 要多少彩礼, unless a noun follows it)."""
         text = parse.text
         opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
@@ -2180,7 +2182,11 @@ class Ellipsis:
         )
         if asked is not None:
             return asked.end()
-        went = self.go_end.search(text, pos) or self.like_end.search(text, pos)
+        went = (
+            self.go_end.search(text, pos)
+            or self.like_end.search(text, pos)
+            or self.lack_to_do.search(text, pos)
+        )
         if went is not None:
             return went.end()  # 有时间一起去 -> 有时间一起去大栅栏; 好喜欢 -> 好喜欢蜡笔小新
         counted = self.count_object.match(text, pos)
