@@ -235,6 +235,7 @@ class Ellipsis:
         self.copulas = rule_tuple(words, "copulas")
         self.from_where = rule_words(words, "from_where")
         self.seems = rule_words(words, "seems")
+        self.le_asks = rule_words(words, "le_asks")
         self.judging_adverbs = rule_words(words, "judging_adverbs")
         self.offer_verb = rule_alternation(words, "offer_verbs")
         self.measures = rule_words(words, "measures")
@@ -266,6 +267,16 @@ class Ellipsis:
         self.final_mood = rule_pattern(pats, "final_mood") or never
         self.negated_end = rule_pattern(pats, "negated_end") or never
         self.number = rule_pattern(pats, "number") or never
+        self.copula_asked = rule_pattern(pats, "copula_asked") or never
+        self.patient_modal = rule_pattern(pats, "patient_modal") or never
+        self.count_object = rule_pattern(pats, "count_object") or never
+        self.where_object = rule_pattern(pats, "where_object") or never
+        self.give_to_do = rule_pattern(pats, "give_to_do") or never
+        self.done_asked = rule_pattern(pats, "done_asked") or never
+        self.none_had = rule_pattern(pats, "none_had") or never
+        self.go_end = rule_pattern(pats, "go_end") or never
+        self.like_end = rule_pattern(pats, "like_end") or never
+        self.lack_to_do = rule_pattern(pats, "lack_to_do") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -947,7 +958,7 @@ class Ellipsis:
         if not shapes or name in said:
             return None
         # 感觉好无聊的一本书: a speaker's frame (rules/completeness.yaml speaker_frames) around
-        # the comment; the topic still goes first
+        # the comment; the topic still goes first, unless the frame names its speaker (below)
         frame = self.frame.match(said) if self.frame is not None and "framed" in shapes else None
         framed = frame is not None and 0 < frame.end() < len(said)
         body = said[frame.end() :] if frame is not None and framed else said
@@ -1042,7 +1053,11 @@ class Ellipsis:
             how = "predicate"
         if not how:
             return None
-        new = name + ("是" if how == "kind" and cop is None and not framed else "") + text
+        # 我觉得蛮好的: a frame that names its speaker (ellipsis_patterns speakers) keeps the
+        # topic after it, in the clause it frames (我觉得华为蛮好的); a bare 感觉 does not
+        at = frame.end() if frame is not None and framed and self.speakers.match(said) else 0
+        cop_word = "是" if how == "kind" and cop is None and not framed else ""
+        new = text[:at] + name + cop_word + text[at:]
         return _resolved_from(
             state,
             rule.source,
@@ -2274,10 +2289,9 @@ class Ellipsis:
             # -> 三体的作者, but a place's 空气质量 -> 成都空气质量
             filler += "" if filler.endswith("的") else "的"
         if kind == "subject" and how is None and media is None and similar is None:
-            # 为什么不好用 -> X为什么不好用: a why opener has the topic before it (topic_before)
-            opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
-            if opener:
-                pos = len(text[:pos].rstrip()) - len(opener)
+            pos = self._topic_at(parse, pos, bare=filler == best.mention.text)
+        elif kind == "object":
+            pos = self._object_at(text, pos)
         new = text[:pos] + filler + text[pos:]
         src = self.mt.sources.get(f"missing_{kind}", f"ellipsis:{kind}")
         if defer is not None:
@@ -2303,6 +2317,63 @@ class Ellipsis:
             note=f"missing {kind}: {best.mention.text} ({best.why})",
             confidence=0.75,
         )
+
+    def _topic_at(self, parse: Parse, pos: int, *, bare: bool) -> int:
+        """Where a missing topic goes in the parsed query, ``pos`` being the gap the
+        completeness check found: before a why opener (lead_words ``topic_before``: 为什么不好用
+        -> X为什么不好用) and, when the topic is put in as said (``bare``: no 的 or 是 added to
+        it), after the copula of a confirmation question at the gap (ellipsis_patterns
+        ``copula_asked``: 是吗真厉害啊 -> 是律师吗真厉害啊, not 律师是吗…), after the verb of
+        a where-question (``where_object``: 在哪见过 -> 在哪见过猴腮雷) or of a rhetorical
+        不是 (``done_asked``: 不是说过啊 -> 不是说过密码啊), after a bare 没有 (``none_had``:
+        怎么没有 -> 怎么没有红包), after a verb of going ending the query (``go_end``: 有时间
+        一起去 -> 有时间一起去大栅栏), of liking (``like_end``: 好喜欢 -> 好喜欢蜡笔小新) or
+        after what one lacks to do it (``lack_to_do``: 没钱买 -> 没钱买戚风蛋糕), or after a
+        count with
+        nothing counted (``count_object``: 要多少 -> 要多少彩礼, unless a noun follows it)."""
+        text = parse.text
+        opener = next((w for w in self.topic_before if text[:pos].rstrip().endswith(w)), "")
+        if opener:
+            return len(text[:pos].rstrip()) - len(opener)
+        if not bare:
+            return pos
+        asked = (
+            self.copula_asked.match(text, pos)
+            or self.where_object.match(text, pos)
+            or self.done_asked.match(text, pos)
+            or self.none_had.match(text, pos)
+        )
+        if asked is not None:
+            return asked.end()
+        went = (
+            self.go_end.search(text, pos)
+            or self.like_end.search(text, pos)
+            or self.lack_to_do.search(text, pos)
+        )
+        if went is not None:
+            return went.end()  # 有时间一起去 -> 有时间一起去大栅栏; 好喜欢 -> 好喜欢蜡笔小新
+        counted = self.count_object.match(text, pos)
+        if counted is None:
+            return pos
+        end = counted.end()
+        after = next((t for t in parse.tokens if t.end > end), None)
+        if after is None:
+            return end
+        # 要多少钱 (多少钱 one word) / 要多少押金: the count has its noun
+        noun = after.start != end or kind_of(after.pos, after.text) == "NOUN"
+        return pos if noun else end
+
+    def _object_at(self, text: str, pos: int) -> int:
+        """Where a missing object goes, ``pos`` being the gap after the verb: first, after the
+        query's lead, when the query is a bare modal question on the verb with no one named to
+        do it (ellipsis_patterns ``patient_modal``: 可以买吗 -> 比特币可以买吗, the thing asked
+        about is the topic); before 给 when a beneficiary and what they do with the thing end
+        the query (``give_to_do``: 念给我听 -> 念三重门给我听); else at the gap."""
+        m = self.patient_modal.match(text)
+        if m is not None:
+            return m.end("lead")
+        given = self.give_to_do.search(text)
+        return given.start() if given is not None and given.end() >= pos else pos
 
     def _short_reply_object(self, d: Dialogue, text: str, pos: int) -> bool:
         """The query is short, its verb's object missing at its end, and the assistant's reply
@@ -2952,7 +3023,8 @@ class Ellipsis:
         while j >= 0 and kinds[j] in ("PART", "AUX") and toks[j].text not in QUESTION_WORDS:
             j -= 1
         asked_mei = False
-        if j >= 1 and toks[j].text in ("没", "没有"):
+        mei = toks[j].text if j >= 1 else ""
+        if mei in ("没", "没有"):
             vi = j - 1  # 你看过没 / 你玩过没: 没 asks, like 吗 (你看过魔道祖师没)
             while vi >= 1 and kinds[vi] == "AUX":
                 vi -= 1
@@ -2968,8 +3040,9 @@ class Ellipsis:
             and len(parse.text) <= self.short_len
             and not self._has_object(toks, kinds, v)
         ):
-            if asked_mei and j + 1 < len(toks) and toks[j + 1].text == "了":
-                return "object", toks[j].end  # 你看了没 -> 你看世界杯了没
+            if asked_mei and mei in self.le_asks and j + 1 < len(toks) and toks[j + 1].text == "了":
+                # 你看了没 -> 你看世界杯了没; not 你喝了没有 (-> 你喝了腊八粥没有: le_asks)
+                return "object", toks[j].end
             return "object", toks[j].end if potential else self._after_aspect(toks, j)
         return None
 
@@ -3030,7 +3103,8 @@ class Ellipsis:
     def _has_object(self, toks: list[Any], kinds: list[str], j: int) -> bool:
         """The verb ``toks[j]`` already has its object in front (墨西哥去过了 / 三体也看过: a
         topicalised object, adverbs skipped; a person there is the subject: 女儿也喜欢) or is
-        the 去/来 of purpose after another verb (买菜去): no object is missing after it. A modal
+        the 去/来 of purpose after another verb (买菜去) or stands before its beneficiary (念三
+        重门给我听): no object is missing after it. A modal
         before it (想吃 / 想去 / 喜欢看) still leaves the object out."""
         i = j - 1
         while i >= 0 and kinds[i] == "ADV":  # 三体也看过 / 榴莲还没吃过
@@ -3038,6 +3112,13 @@ class Ellipsis:
         if i < 0:
             return False
         prev_tok, prev = toks[i], kinds[i]
+        if (
+            prev_tok.text in RECIPIENTS
+            and i >= 2
+            and toks[i - 1].text in self.give_verbs
+            and kinds[i - 2] == "NOUN"
+        ):
+            return True  # 做午饭给我吃: the thing stands before the beneficiary
         if prev == "NOUN":
             # a person before the verb is its subject (女儿也喜欢), anything else its object
             return self.mt.analyzer.type_of(prev_tok.text, prev_tok.pos) not in HUMAN_TYPES
@@ -3520,6 +3601,7 @@ class Ellipsis:
                     end = self._after_aspect(toks, j)
                     if parse.text[end - 1 : end] == "了" and end - 1 > toks[j].start:
                         end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
+                    end = self._object_at(parse.text, end)  # 可以买吗 -> 比特币可以买吗
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
