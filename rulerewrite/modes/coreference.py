@@ -27,6 +27,7 @@ from rulerewrite.modes.multiturn import (
     merge_nested,
     resolved,
     salient,
+    unmodified,
     unpunctuated,
 )
 from rulerewrite.result import Step
@@ -2371,7 +2372,8 @@ class Coreference:
                 # 七大罪动漫 / 这是动漫吗: the kind said after the title is no part of it
                 m = replace(m, text=cut, head=cut, end=m.start + len(cut))
         start = ref.start
-        said = m.text
+        # 拳击手 卡内洛 / … / 他是一名拳击手: the query says the modifier, the name goes in alone
+        said = unmodified(m.text, state.query)
         if (
             ref.noun
             and self.title.sign_suffix

@@ -46,6 +46,7 @@ from rulerewrite.modes.multiturn import (
     outermost,
     resolved,
     salient,
+    unmodified,
     unpunctuated,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
@@ -2063,6 +2064,8 @@ class Ellipsis:
             filler = self._uncounted(filler)
         if not self._whole_entity(filler):
             filler = self.openers_re.sub("", filler) or filler
+        # 危险的照明灯 / 怎么危险了: the query says the modifier, the head alone goes in
+        filler = unmodified(filler, state.query)
         if kind == "object":
             # 喜欢吃 + 吃榴莲, 没买 + 买票: the verb the phrase opens with is already there
             for k in range(min(3, len(filler) - 1), 0, -1):

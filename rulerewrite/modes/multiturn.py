@@ -1534,6 +1534,33 @@ def unpunctuated(text: str) -> str:
     return text.strip().rstrip(_END_PUNCT)
 
 
+def unmodified(filler: str, query: str) -> str:
+    """The head of ``filler`` when the query itself says the filler's modifier (the words
+    before its last 的, or before a space): the query already says it of the head, so the
+    filler restores the head alone. ``filler`` unchanged when the query does not say the
+    modifier, or when the head is a single character (喜欢的人: the relative clause is what
+    names the person, not a description the query repeats).
+
+    Example:
+        >>> unmodified("破旧的自行车", "怎么破旧了")
+        '自行车'
+        >>> unmodified("歌手 王五", "他是一名歌手")
+        '王五'
+        >>> unmodified("喜欢的人", "我不知道他喜不喜欢我")
+        '喜欢的人'
+    """
+    for sep in ("的", " "):
+        modifier, found, head = filler.rpartition(sep)
+        if (
+            found
+            and len(modifier.strip()) >= 2
+            and len(head.strip()) >= 2
+            and modifier.strip() in query
+        ):
+            return head.strip()
+    return filler
+
+
 def longest_common(a: str, b: str) -> tuple[int, int, int]:
     """``(start in a, start in b, size)`` of the longest stretch ``a`` and ``b`` have in common,
     the one that starts earliest in ``a``, at its first place in ``b``: what
