@@ -1416,6 +1416,23 @@ class Coreference:
             return said_mention(name, "thing", turn, "obj", fm.start("name"), self.called.source)
         return None
 
+    def _called_head(self, state: State, m: Mention) -> str | None:
+        """The name of an antecedent ``X的Y`` its turn said after 叫 (一个叫晓星尘的男孩子 /
+        … / 他最好 -> 晓星尘最好): X is what the person is called (rules/coreference.yaml
+        ``called_name``), the name the reference stands for. None for any other antecedent."""
+        name, de, _ = m.text.partition("的")
+        if not de or self.called.frame is None:
+            return None
+        turn = next((t for t in state.history if t.index == m.turn), None)
+        if turn is None:
+            return None
+        fm = self.called.frame.search(turn.content, max(0, m.start - 2), m.start + len(name) + 1)
+        if fm is None or fm.group("name") != name or fm.end("name") != m.start + len(name):
+            return None
+        if self.called.name_not is not None and self.called.name_not.search(name):
+            return None
+        return name
+
     def _answered_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
         """What 它 points at when it would be asked about and the reply answered the user's
         question (rules/coreference.yaml ``answered_thing``: 有啥好吃的零食可以推荐的么 / 薯片呀…
@@ -2373,7 +2390,7 @@ class Coreference:
                 m = replace(m, text=cut, head=cut, end=m.start + len(cut))
         start = ref.start
         # 拳击手 卡内洛 / … / 他是一名拳击手: the query says the modifier, the name goes in alone
-        said = unmodified(m.text, state.query)
+        said = self._called_head(state, m) or unmodified(m.text, state.query)
         if (
             ref.noun
             and self.title.sign_suffix
