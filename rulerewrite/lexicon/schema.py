@@ -510,6 +510,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 这都不知道 after the reply's question: what the question asks about (coreference
     # known_asked)
     ("coreference", "known_asked"): dict.fromkeys(("query", "asked"), "regex"),
+    # 哈利波特的作者 / … / 它讲了什么: the owner of a role (coreference owner_of_role)
+    ("coreference", "owner_of_role"): {"roles": "words"},
     # 起床后的那种: the kind of the thing the last exchange talked about (coreference kind_end)
     ("coreference", "kind_end"): {"query": "regex", "grams": "words", "skip_types": "words"},
     # 谁啊 / 什么时候 / 四川哪里的: a bare answer completes the user's own statement

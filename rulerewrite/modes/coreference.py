@@ -223,6 +223,13 @@ class _CalledName(RuleView):
 
 
 @dataclass(frozen=True)
+class _OwnerOfRole(RuleView):
+    """``owner_of_role``: 哈利波特的作者 / … / 它讲了什么, the owner of a person's role."""
+
+    roles: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class _AnsweredThing(RuleView):
     """``answered_thing``: 有啥好吃的零食 / 薯片呀… / 它的热量, what the reply answered with."""
 
@@ -493,6 +500,7 @@ class Coreference:
         self.choice = _ReplyChoice.read(lexicon.rule("coreference", "reply_choice"))
         # 叫郭麒麟 / 啥 / 我叫这个名字: the name a turn called someone (called_name)
         self.called = _CalledName.read(lexicon.rule("coreference", "called_name"))
+        self.role_owner = _OwnerOfRole.read(lexicon.rule("coreference", "owner_of_role"))
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         self.ans = _AnsweredThing.read(lexicon.rule("coreference", "answered_thing"))
         # 你知道飘吗 / … / 它的作者: the title 它 is asked about as (``work_pronoun``)
@@ -1432,6 +1440,18 @@ class Coreference:
         if self.called.name_not is not None and self.called.name_not.search(name):
             return None
         return name
+
+    def _owner_of_person(self, ref: Ref, m: Mention) -> str | None:
+        """The owner X of an antecedent ``X的Y`` whose Y is a role a person holds in X
+        (rules/coreference.yaml ``owner_of_role``: 作者 / 领导) when the reference is 它 (no
+        person): 哈利波特的作者是谁 / … / 它讲了什么 -> 哈利波特讲了什么. None for any other
+        antecedent or reference, and for a dictionary title."""
+        if ref.animacy != "nonhuman" or m.protected:
+            return None
+        owner, de, role = m.text.rpartition("的")
+        if not de or len(owner) < 2 or role not in self.role_owner.roles:
+            return None
+        return owner
 
     def _answered_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
         """What 它 points at when it would be asked about and the reply answered the user's
@@ -2390,7 +2410,11 @@ class Coreference:
                 m = replace(m, text=cut, head=cut, end=m.start + len(cut))
         start = ref.start
         # 拳击手 卡内洛 / … / 他是一名拳击手: the query says the modifier, the name goes in alone
-        said = self._called_head(state, m) or unmodified(m.text, state.query)
+        said = (
+            self._called_head(state, m)
+            or self._owner_of_person(ref, m)
+            or unmodified(m.text, state.query)
+        )
         if (
             ref.noun
             and self.title.sign_suffix
