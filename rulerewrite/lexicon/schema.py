@@ -510,6 +510,9 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 这都不知道 after the reply's question: what the question asks about (coreference
     # known_asked)
     ("coreference", "known_asked"): dict.fromkeys(("query", "asked"), "regex"),
+    # 我想吃雪糕 / 会着凉的: eating what the last exchange ate has the effect (ellipsis
+    # eaten_effect)
+    ("completeness", "eaten_effect"): dict.fromkeys(("pattern", "eaten"), "regex"),
     # 哈利波特的作者 / … / 它讲了什么: the owner of a role (coreference owner_of_role)
     ("coreference", "owner_of_role"): {"roles": "words"},
     # 起床后的那种: the kind of the thing the last exchange talked about (coreference kind_end)

@@ -284,6 +284,8 @@ class Ellipsis:
         self.teach_drop = tuple(
             str(v) for v in ((self.teach_rule.get("drop_verbs") or ()) if self.teach_rule else ())
         )
+        self.effect_rule = lexicon.rule("completeness", "eaten_effect")
+        self.effect_eaten = rule_pattern(self.effect_rule, "eaten")
         where_to = lexicon.rule("completeness", "where_to")
         self.where_to_rule = where_to
         self.where_to_re = where_to.pattern if where_to is not None else None
@@ -1791,6 +1793,7 @@ class Ellipsis:
             self._bare_why(state, d, text)
             or self._where_to(state, d, text)
             or self._taught(state, d, text)
+            or self._eaten_effect(state, d, text)
         )
         if why is not None:
             return why
@@ -2882,6 +2885,37 @@ class Ellipsis:
             note=f"{core}: asks why the last answer holds",
             confidence=0.6,
         )
+
+    def _eaten_effect(self, state: State, d: Dialogue, text: str) -> State | None:
+        """An effect of eating with nothing eaten (会着凉的 / 会胖) after a turn of the last
+        exchange that eats or drinks something (我想吃雪糕), the reply first
+        (rules/completeness.yaml eaten_effect): eating that food has the effect, the verb goes
+        in with it (吃雪糕会着凉的), or the food alone when the query says the eating (吃多了上火
+        -> 火锅吃多了上火)."""
+        m = rule_match(self.effect_rule, unpunctuated(text), whole=True)
+        exchange = last_exchange(state, d)
+        if m is None or exchange is None or self.effect_eaten is None:
+            return None
+        lead = m.group("lead") or ""
+        for ti in reversed(exchange):  # the assistant's reply first
+            ate = self.effect_eaten.search(ti.turn.content)
+            if ate is None:
+                continue
+            # 吃多了上火 says the eating itself: the food alone goes before it
+            eaten = ("" if m.group("ate") else ate.group("v")) + ate.group("food")
+            return _resolved_from(
+                state,
+                self.mt.sources.get("eaten_effect", "ellipsis:eaten_effect"),
+                lead + eaten + text[len(lead) :],
+                ate.group("food"),
+                ti,
+                "obj",
+                etype="thing",
+                slot="topic",
+                note=f"{m.group('effect')}: an effect of {eaten}",
+                confidence=0.6,
+            )
+        return None
 
     def _taught(self, state: State, d: Dialogue, text: str) -> State | None:
         """A request to teach with nothing taught (教教我 / 那你教我吧 / 我教你) after the user
