@@ -284,6 +284,9 @@ class Ellipsis:
         self.teach_drop = tuple(
             str(v) for v in ((self.teach_rule.get("drop_verbs") or ()) if self.teach_rule else ())
         )
+        illness = lexicon.rule("completeness", "illness_had")
+        self.illness_had = rule_pattern(illness, "had")
+        self.illness_treat = rule_pattern(illness, "treat")
         self.effect_rule = lexicon.rule("completeness", "eaten_effect")
         self.effect_eaten = rule_pattern(self.effect_rule, "eaten")
         where_to = lexicon.rule("completeness", "where_to")
@@ -2069,6 +2072,8 @@ class Ellipsis:
             filler = self.openers_re.sub("", filler) or filler
         # 危险的照明灯 / 怎么危险了: the query says the modifier, the head alone goes in
         filler = unmodified(filler, state.query)
+        if kind == "subject":
+            filler = self._had_illness(d, best.mention, filler, text)
         if kind == "object":
             # 喜欢吃 + 吃榴莲, 没买 + 买票: the verb the phrase opens with is already there
             for k in range(min(3, len(filler) - 1), 0, -1):
@@ -2885,6 +2890,25 @@ class Ellipsis:
             note=f"{core}: asks why the last answer holds",
             confidence=0.6,
         )
+
+    def _had_illness(self, d: Dialogue, m: Mention, filler: str, text: str) -> str:
+        """``filler`` with the verb a turn had it with when the turn it came from, or failing
+        that a turn of the last two, said it as an illness someone has (得了水痘) and the query
+        says what having it is like (天天都会发烧么 -> 得了水痘天天都会发烧么),
+        rules/completeness.yaml illness_had; ``filler`` unchanged for a question how to treat
+        it (怎么治) or any other topic."""
+        if self.illness_had is None or filler != m.text:
+            return filler
+        if self.illness_treat is not None and self.illness_treat.search(text):
+            return filler
+        own = d.turn_at(m.turn)
+        said = [own.turn.content[: m.start]] if own is not None else []
+        for ti in reversed(d.turns[-2:]):
+            at = ti.turn.content.find(filler)
+            if at > 0:
+                said.append(ti.turn.content[:at])
+        had = next((h for h in map(self.illness_had.search, said) if h is not None), None)
+        return had.group() + filler if had is not None else filler
 
     def _eaten_effect(self, state: State, d: Dialogue, text: str) -> State | None:
         """An effect of eating with nothing eaten (会着凉的 / 会胖) after a turn of the last
