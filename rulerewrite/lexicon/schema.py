@@ -513,6 +513,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 我想吃雪糕 / 会着凉的: eating what the last exchange ate has the effect (ellipsis
     # eaten_effect)
     ("completeness", "eaten_effect"): dict.fromkeys(("pattern", "eaten"), "regex"),
+    # 今年世界杯看点很多呀 / 有哪些看点: the topic keeps its time (ellipsis timed_topic)
+    ("completeness", "timed_topic"): dict.fromkeys(("before", "own_time"), "regex"),
     # 得了水痘 / … / 天天都会发烧么: the illness goes in with its verb (ellipsis illness_had)
     ("completeness", "illness_had"): dict.fromkeys(("had", "treat"), "regex"),
     # 哈利波特的作者 / … / 它讲了什么: the owner of a role (coreference owner_of_role)

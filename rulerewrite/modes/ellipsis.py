@@ -284,6 +284,9 @@ class Ellipsis:
         self.teach_drop = tuple(
             str(v) for v in ((self.teach_rule.get("drop_verbs") or ()) if self.teach_rule else ())
         )
+        timed = lexicon.rule("completeness", "timed_topic")
+        self.timed_before = rule_pattern(timed, "before")
+        self.timed_own = rule_pattern(timed, "own_time")
         illness = lexicon.rule("completeness", "illness_had")
         self.illness_had = rule_pattern(illness, "had")
         self.illness_treat = rule_pattern(illness, "treat")
@@ -2074,6 +2077,8 @@ class Ellipsis:
         filler = unmodified(filler, state.query)
         if kind == "subject":
             filler = self._had_illness(d, best.mention, filler, text)
+        if filler == best.mention.text:
+            filler = self._timed(d, best.mention, filler, text)
         if kind == "object":
             # 喜欢吃 + 吃榴莲, 没买 + 买票: the verb the phrase opens with is already there
             for k in range(min(3, len(filler) - 1), 0, -1):
@@ -2891,24 +2896,39 @@ class Ellipsis:
             confidence=0.6,
         )
 
+    def _said_before(self, d: Dialogue, m: Mention, filler: str, before: re.Pattern[str]) -> str:
+        """What ``before`` (a pattern anchored at its end) finds right before ``filler`` in the
+        turn the mention came from, or failing that in a turn of the last two, the reply first:
+        a word the dialogue said the filler with (得了 / 今年); "" when none did."""
+        own = d.turn_at(m.turn)
+        said = [own.turn.content[: m.start]] if own is not None and filler == m.text else []
+        for ti in reversed(d.turns[-2:]):
+            at = ti.turn.content.find(filler)
+            if at > 0:
+                said.append(ti.turn.content[:at])
+        return next((f.group() for f in map(before.search, said) if f is not None), "")
+
     def _had_illness(self, d: Dialogue, m: Mention, filler: str, text: str) -> str:
-        """``filler`` with the verb a turn had it with when the turn it came from, or failing
-        that a turn of the last two, said it as an illness someone has (得了水痘) and the query
-        says what having it is like (天天都会发烧么 -> 得了水痘天天都会发烧么),
+        """``filler`` with the verb the dialogue said it with as an illness someone has (得了水痘)
+        when the query says what having it is like (天天都会发烧么 -> 得了水痘天天都会发烧么),
         rules/completeness.yaml illness_had; ``filler`` unchanged for a question how to treat
         it (怎么治) or any other topic."""
         if self.illness_had is None or filler != m.text:
             return filler
         if self.illness_treat is not None and self.illness_treat.search(text):
             return filler
-        own = d.turn_at(m.turn)
-        said = [own.turn.content[: m.start]] if own is not None else []
-        for ti in reversed(d.turns[-2:]):
-            at = ti.turn.content.find(filler)
-            if at > 0:
-                said.append(ti.turn.content[:at])
-        had = next((h for h in map(self.illness_had.search, said) if h is not None), None)
-        return had.group() + filler if had is not None else filler
+        return self._said_before(d, m, filler, self.illness_had) + filler
+
+    def _timed(self, d: Dialogue, m: Mention, filler: str, text: str) -> str:
+        """``filler`` with the time the dialogue said it with (今年世界杯看点很多呀 / 有哪些看点
+        -> 今年世界杯有哪些看点; 今晚有空), rules/completeness.yaml timed_topic: the query is
+        about that occasion. Unchanged when the query names a time of its own, and for a place
+        (明天北京天气: the weather rules order a place and its day)."""
+        if self.timed_before is None or m.etype == "place":
+            return filler
+        if self.timed_own is not None and self.timed_own.search(text):
+            return filler
+        return self._said_before(d, m, filler, self.timed_before) + filler
 
     def _eaten_effect(self, state: State, d: Dialogue, text: str) -> State | None:
         """An effect of eating with nothing eaten (会着凉的 / 会胖) after a turn of the last
