@@ -1759,6 +1759,23 @@ def _compound_rest(wider: str, part: str, attributes: frozenset[str]) -> bool:
     )
 
 
+def _user_fuller(wider: Candidate, part: str, versions: re.Pattern[str] | None) -> bool:
+    """The user's own turn said ``wider``, a fuller form of the name ``part``: the name with
+    words before it (列夫托尔斯泰 / 托尔斯泰) or its numbered version (战狼二 / 战狼). Then the
+    user named ``part`` only inside it, and a name of the dictionaries is no reason to keep the
+    piece (你看过战狼二吗 / …战狼 / 好看吗 -> 战狼二好看吗); a phrase that goes on after the name
+    (宫崎骏第一部动画电影 / 郭德纲相声) or a 的-phrase (村上春树的挪威的森林) is no fuller name,
+    and neither is a stray particle the segmenter left before it (过王俊凯)."""
+    text = wider.mention.text
+    if wider.mention.role != "user":
+        return False
+    if text.endswith(part):
+        lead = text[: -len(part)]
+        return len(lead) >= 2 and "的" not in lead
+    rest = text[len(part) :] if text.startswith(part) else ""
+    return bool(rest) and versions is not None and versions.match(rest) is not None
+
+
 def outermost(texts: Sequence[str] | set[str]) -> list[str]:
     """The texts no other of ``texts`` contains (S7 inside 云栖S7, 球迷 inside 天台的球迷: a name
     inside a longer one is the same thing), in their order."""
@@ -1801,7 +1818,7 @@ def merge_nested(
         wider = [
             o
             for o in around
-            if not (mine and BY_USER not in o.why)
+            if not (mine and BY_USER not in o.why and not _user_fuller(o, ct, versions))
             and (
                 o.score >= c.score - margin
                 # the full name both said ends with the piece (安享一生终身寿险 / 终身寿险)
