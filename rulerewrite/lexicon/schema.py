@@ -513,6 +513,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 我想吃雪糕 / 会着凉的: eating what the last exchange ate has the effect (ellipsis
     # eaten_effect)
     ("completeness", "eaten_effect"): dict.fromkeys(("pattern", "eaten"), "regex"),
+    # 科幻小说沙丘 / 讲的是什么: the title without its kind (ellipsis kind_before_title)
+    ("completeness", "kind_before_title"): {"kinds": "words"},
     # 今年世界杯看点很多呀 / 有哪些看点: the topic keeps its time (ellipsis timed_topic)
     ("completeness", "timed_topic"): dict.fromkeys(("before", "own_time"), "regex"),
     # 得了水痘 / … / 天天都会发烧么: the illness goes in with its verb (ellipsis illness_had)

@@ -284,6 +284,9 @@ class Ellipsis:
         self.teach_drop = tuple(
             str(v) for v in ((self.teach_rule.get("drop_verbs") or ()) if self.teach_rule else ())
         )
+        self.title_kinds = tuple(
+            sorted(rule_words(lexicon.rule("completeness", "kind_before_title"), "kinds"), key=len)
+        )[::-1]
         timed = lexicon.rule("completeness", "timed_topic")
         self.timed_before = rule_pattern(timed, "before")
         self.timed_own = rule_pattern(timed, "own_time")
@@ -2074,7 +2077,7 @@ class Ellipsis:
         if not self._whole_entity(filler):
             filler = self.openers_re.sub("", filler) or filler
         # 危险的照明灯 / 怎么危险了: the query says the modifier, the head alone goes in
-        filler = unmodified(filler, state.query)
+        filler = self._title_alone(unmodified(filler, state.query))
         if kind == "subject":
             filler = self._had_illness(d, best.mention, filler, text)
         if filler == best.mention.text:
@@ -2895,6 +2898,19 @@ class Ellipsis:
             note=f"{core}: asks why the last answer holds",
             confidence=0.6,
         )
+
+    def _title_alone(self, filler: str) -> str:
+        """The title of a filler said as its kind and then the title (科幻小说沙丘 -> 沙丘,
+        rules/completeness.yaml kind_before_title); ``filler`` unchanged when it opens with no
+        kind, is a dictionary entity as written, would keep less than two characters, or the
+        kind is no word of its own there (电影院线: 电影院 is the word)."""
+        kind = next((k for k in self.title_kinds if filler.startswith(k)), "")
+        title = filler[len(kind) :].strip()
+        if not kind or len(title) < 2 or self._whole_entity(filler):
+            return filler
+        if not any(t.end == len(kind) for t in self.mt.parse(filler).tokens):
+            return filler
+        return title
 
     def _said_before(self, d: Dialogue, m: Mention, filler: str, before: re.Pattern[str]) -> str:
         """What ``before`` (a pattern anchored at its end) finds right before ``filler`` in the
