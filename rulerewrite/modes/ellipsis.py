@@ -3979,6 +3979,10 @@ class Ellipsis:
         lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip() + at
         if after and core.endswith(after):
             after = ""  # 信阳什么县 / 商城县: the answer says the question's noun itself
+        elif m.group(0) in ("哪个", "哪") and said.rstrip("啊呀哦吧哈呢吖嘛").endswith("的"):
+            # 犹他州公园是哪个公园 / 美国的吧: a 的-answer says whose or where from, the noun
+            # stays out (犹他州公园是美国的吧, not 美国公园的)
+            after = ""
         tail = said[len(core) :]
         k = len(tail)
         while k and not after.endswith(tail[:k]):
