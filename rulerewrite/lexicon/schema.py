@@ -519,6 +519,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("completeness", "timed_topic"): dict.fromkeys(("before", "own_time"), "regex"),
     # 得了水痘 / … / 天天都会发烧么: the illness goes in with its verb (ellipsis illness_had)
     ("completeness", "illness_had"): dict.fromkeys(("had", "treat"), "regex"),
+    # 我喜欢那个女孩 / … / 她: the demonstrative stays (coreference pointed_person)
+    ("coreference", "pointed_person"): {"before": "regex"},
     # 哈利波特的作者 / … / 它讲了什么: the owner of a role (coreference owner_of_role)
     ("coreference", "owner_of_role"): {"roles": "words"},
     # 起床后的那种: the kind of the thing the last exchange talked about (coreference kind_end)

@@ -26,6 +26,7 @@ from rulerewrite.modes.multiturn import (
     last_exchange,
     merge_nested,
     resolved,
+    said_before,
     salient,
     unmodified,
     unpunctuated,
@@ -501,6 +502,7 @@ class Coreference:
         # 叫郭麒麟 / 啥 / 我叫这个名字: the name a turn called someone (called_name)
         self.called = _CalledName.read(lexicon.rule("coreference", "called_name"))
         self.role_owner = _OwnerOfRole.read(lexicon.rule("coreference", "owner_of_role"))
+        self.pointed_before = rule_pattern(lexicon.rule("coreference", "pointed_person"), "before")
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         self.ans = _AnsweredThing.read(lexicon.rule("coreference", "answered_thing"))
         # 你知道飘吗 / … / 它的作者: the title 它 is asked about as (``work_pronoun``)
@@ -2431,6 +2433,9 @@ class Coreference:
                 )
             ):
                 said = sign  # 处女 (处女座 said before) / 天蝎男 -> 处女座 / 天蝎座 (这个星座)
+        if ref.animacy == "human" and said == m.text and self.pointed_before is not None:
+            # 我喜欢那个女孩 / … / 可是她不太答应我 -> 可是那个女孩不太答应我
+            said = said_before(self.mt.dialogue(state), m, said, self.pointed_before) + said
         if (
             ref.animacy == "human"
             and m.role in ("user", "assistant")

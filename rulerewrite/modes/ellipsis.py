@@ -45,6 +45,7 @@ from rulerewrite.modes.multiturn import (
     new_candidate,
     outermost,
     resolved,
+    said_before,
     salient,
     unmodified,
     unpunctuated,
@@ -2912,18 +2913,6 @@ class Ellipsis:
             return filler
         return title
 
-    def _said_before(self, d: Dialogue, m: Mention, filler: str, before: re.Pattern[str]) -> str:
-        """What ``before`` (a pattern anchored at its end) finds right before ``filler`` in the
-        turn the mention came from, or failing that in a turn of the last two, the reply first:
-        a word the dialogue said the filler with (得了 / 今年); "" when none did."""
-        own = d.turn_at(m.turn)
-        said = [own.turn.content[: m.start]] if own is not None and filler == m.text else []
-        for ti in reversed(d.turns[-2:]):
-            at = ti.turn.content.find(filler)
-            if at > 0:
-                said.append(ti.turn.content[:at])
-        return next((f.group() for f in map(before.search, said) if f is not None), "")
-
     def _had_illness(self, d: Dialogue, m: Mention, filler: str, text: str) -> str:
         """``filler`` with the verb the dialogue said it with as an illness someone has (得了水痘)
         when the query says what having it is like (天天都会发烧么 -> 得了水痘天天都会发烧么),
@@ -2933,7 +2922,7 @@ class Ellipsis:
             return filler
         if self.illness_treat is not None and self.illness_treat.search(text):
             return filler
-        return self._said_before(d, m, filler, self.illness_had) + filler
+        return said_before(d, m, filler, self.illness_had) + filler
 
     def _timed(self, d: Dialogue, m: Mention, filler: str, text: str) -> str:
         """``filler`` with the time the dialogue said it with (今年世界杯看点很多呀 / 有哪些看点
@@ -2944,7 +2933,7 @@ class Ellipsis:
             return filler
         if self.timed_own is not None and self.timed_own.search(text):
             return filler
-        return self._said_before(d, m, filler, self.timed_before) + filler
+        return said_before(d, m, filler, self.timed_before) + filler
 
     def _eaten_effect(self, state: State, d: Dialogue, text: str) -> State | None:
         """An effect of eating with nothing eaten (会着凉的 / 会胖) after a turn of the last

@@ -1561,6 +1561,24 @@ def unmodified(filler: str, query: str) -> str:
     return filler
 
 
+def said_before(d: Dialogue, m: Mention, filler: str, before: re.Pattern[str]) -> str:
+    """What ``before`` (a pattern anchored at its end) finds right before ``filler`` in the
+    turn the mention ``m`` came from (when ``filler`` is its text), or failing that in a turn of
+    the last two, the reply first: a word the dialogue said the filler with (得了 / 今年 /
+    那个); "" when none did.
+
+    Example: with 得了水痘 said by the user, ``said_before(d, m, "水痘", re.compile("得了$"))``
+    is "得了".
+    """
+    own = d.turn_at(m.turn)
+    said = [own.turn.content[: m.start]] if own is not None and filler == m.text else []
+    for ti in reversed(d.turns[-2:]):
+        at = ti.turn.content.find(filler)
+        if at > 0:
+            said.append(ti.turn.content[:at])
+    return next((f.group() for f in map(before.search, said) if f is not None), "")
+
+
 def longest_common(a: str, b: str) -> tuple[int, int, int]:
     """``(start in a, start in b, size)`` of the longest stretch ``a`` and ``b`` have in common,
     the one that starts earliest in ``a``, at its first place in ``b``: what
