@@ -3119,6 +3119,8 @@ class Ellipsis:
         cut = next((w for w in self.answer_tentative if rest.endswith(w)), "")
         if cut and len(rest) - len(cut) >= 2:
             rest = rest[: -len(cut)]  # 有去医院看看吗 / 有啊 -> 有去医院啊: the try goes
+        if v == "是" and self._member_de(rest):
+            rest = rest[:-1]  # 你是篮球俱乐部的吗 / 不是 -> 不是篮球俱乐部: what one belongs to
         neg, pt = m.group("neg") or "", m.group("pt") or ""
         # nothing after the verb (作业写完了没 / 写完了): the question's topic before it, a
         # noun phrase only (单身不好么 / 好 -> 单身好: the question's own negation is dropped)
@@ -3159,6 +3161,20 @@ class Ellipsis:
             slot="object",
             note=f"answer to {asked!r}: {v} + {part}",
             confidence=0.75,
+        )
+
+    def _member_de(self, rest: str) -> bool:
+        """``rest`` (what a 是…吗 question asks after 是) is a noun phrase of two words or more
+        and the 的 of belonging (篮球俱乐部的 / 酒店行业的): a bare 是 / 不是 answer says the
+        noun phrase without it. Not a 的 after a verb or a pronoun (你做的 / 你的: whose work,
+        whose thing)."""
+        if not rest.endswith("的") or len(rest) < 4:
+            return False
+        words = [t for t in self.mt.parse(rest[:-1]).tokens if t.text.strip()]
+        return (
+            len(words) >= 2
+            and all(kind_of(t.pos, t.text) == "NOUN" for t in words)
+            and not any(t.text in PERSON_PRONOUNS for t in words)
         )
 
     def _asked_subject(self, before: str, text: str) -> str:
