@@ -2464,8 +2464,10 @@ class Coreference:
         # 马化腾女儿女儿)
         # (这个座的人 / 狮子座: after a demonstrative with its measure one character will do)
         least = 1 if text[start:end] in self.overlap_one else self.overlap_min
-        k = min(len(said) - self.overlap_min, len(text) - end)
-        while k >= least and not said.endswith(text[end : end + k]):
+        # 他 人缘 (a space after the reference): the words after the space are what it says
+        after = text[end:].lstrip(" ")
+        k = min(len(said) - self.overlap_min, len(after))
+        while k >= least and not said.endswith(after[:k]):
             k -= 1
         if k >= least:
             said = said[:-k]
