@@ -3041,13 +3041,17 @@ class Ellipsis:
         """The assistant's statement as the body of a why question: its first-person opener and
         a hedge dropped (我觉得不应该… -> 不应该…; 估计短期内… -> 短期内…), and a short negated reply completed with the object
         of the user's question with the same verb (你会五笔吗 / 不会 -> 不会五笔); an opening
-        acknowledgement goes too (嗯嗯我放弃了 -> 放弃了)."""
+        acknowledgement goes too (嗯嗯我放弃了 -> 放弃了), and a statement said twice is said once
+        (不会长胖不会长胖 -> 不会长胖)."""
         compared = self._why_compared(d, said)
         if compared is not None:
             return compared
         ack = self.ack.match(said) if self.ack is not None else None
         if ack is not None and len(said) - ack.end() >= 2:
             said = said[ack.end() :]
+        half = len(said) // 2
+        if half >= 2 and said == said[:half] * 2:
+            said = said[:half]  # 不会长胖不会长胖: a statement said twice is asked about once
         if not said.startswith("我们"):
             said = _drop_opener(said, self.why_openers, keep=2)
         # 估计短期内都不会去: the hedge is no part of the reason
