@@ -285,6 +285,7 @@ class Ellipsis:
         self.teach_drop = tuple(
             str(v) for v in ((self.teach_rule.get("drop_verbs") or ()) if self.teach_rule else ())
         )
+        self.work_roles = rule_words(lexicon.rule("coreference", "owner_of_role"), "roles")
         self.title_kinds = tuple(
             sorted(rule_words(lexicon.rule("completeness", "kind_before_title"), "kinds"), key=len)
         )[::-1]
@@ -2081,6 +2082,7 @@ class Ellipsis:
         filler = self._title_alone(unmodified(filler, state.query))
         if kind == "subject":
             filler = self._had_illness(d, best.mention, filler, text)
+            filler = self._work_of_role(filler, text)
         if filler == best.mention.text:
             filler = self._timed(d, best.mention, filler, text)
         if kind == "object":
@@ -2912,6 +2914,17 @@ class Ellipsis:
         if not any(t.end == len(kind) for t in self.mt.parse(filler).tokens):
             return filler
         return title
+
+    def _work_of_role(self, filler: str, text: str) -> str:
+        """The work X of a topic X的Y / XY whose Y is a role a person holds in it
+        (rules/coreference.yaml owner_of_role: 作者) when the query asks about the work and
+        not about the role (哈利波特作者是谁 / … / 讲了些什么 -> 哈利波特讲了些什么); ``filler``
+        unchanged otherwise."""
+        role = next((r for r in self.work_roles if filler.endswith(r)), "")
+        work = filler[: -len(role)].removesuffix("的") if role else ""
+        if len(work) < 2 or role in text or not self.mt.asks_about_work(text):
+            return filler
+        return work
 
     def _had_illness(self, d: Dialogue, m: Mention, filler: str, text: str) -> str:
         """``filler`` with the verb the dialogue said it with as an illness someone has (得了水痘)
