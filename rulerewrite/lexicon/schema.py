@@ -541,6 +541,19 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 这都不知道 after the reply's question: what the question asks about (coreference
     # known_asked)
     ("coreference", "known_asked"): dict.fromkeys(("query", "asked"), "regex"),
+    # 我想吃雪糕 / 会着凉的: eating what the last exchange ate has the effect (ellipsis
+    # eaten_effect)
+    ("completeness", "eaten_effect"): dict.fromkeys(("pattern", "eaten"), "regex"),
+    # 科幻小说沙丘 / 讲的是什么: the title without its kind (ellipsis kind_before_title)
+    ("completeness", "kind_before_title"): {"kinds": "words"},
+    # 今年世界杯看点很多呀 / 有哪些看点: the topic keeps its time (ellipsis timed_topic)
+    ("completeness", "timed_topic"): dict.fromkeys(("before", "own_time"), "regex"),
+    # 得了水痘 / … / 天天都会发烧么: the illness goes in with its verb (ellipsis illness_had)
+    ("completeness", "illness_had"): dict.fromkeys(("had", "treat"), "regex"),
+    # 我喜欢那个女孩 / … / 她: the demonstrative stays (coreference pointed_person)
+    ("coreference", "pointed_person"): {"before": "regex"},
+    # 哈利波特的作者 / … / 它讲了什么: the owner of a role (coreference owner_of_role)
+    ("coreference", "owner_of_role"): {"roles": "words"},
     # 起床后的那种: the kind of the thing the last exchange talked about (coreference kind_end)
     ("coreference", "kind_end"): {"query": "regex", "grams": "words", "skip_types": "words"},
     # 谁啊 / 什么时候 / 四川哪里的: a bare answer completes the user's own statement

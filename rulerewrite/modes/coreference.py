@@ -26,7 +26,9 @@ from rulerewrite.modes.multiturn import (
     last_exchange,
     merge_nested,
     resolved,
+    said_before,
     salient,
+    unmodified,
     unpunctuated,
 )
 from rulerewrite.result import Step
@@ -220,6 +222,13 @@ class _CalledName(RuleView):
     nouns: frozenset[str] = frozenset()
     frame: re.Pattern[str] | None = key("pattern")
     name_not: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class _OwnerOfRole(RuleView):
+    """``owner_of_role``: 哈利波特的作者 / … / 它讲了什么, the owner of a person's role."""
+
+    roles: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -497,6 +506,8 @@ class Coreference:
         self.choice = _ReplyChoice.read(lexicon.rule("coreference", "reply_choice"))
         # 叫郭麒麟 / 啥 / 我叫这个名字: the name a turn called someone (called_name)
         self.called = _CalledName.read(lexicon.rule("coreference", "called_name"))
+        self.role_owner = _OwnerOfRole.read(lexicon.rule("coreference", "owner_of_role"))
+        self.pointed_before = rule_pattern(lexicon.rule("coreference", "pointed_person"), "before")
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         self.ans = _AnsweredThing.read(lexicon.rule("coreference", "answered_thing"))
         # 你知道飘吗 / … / 它的作者: the title 它 is asked about as (``work_pronoun``)
@@ -1436,6 +1447,35 @@ class Coreference:
                 continue  # 你叫什么名字: a question, no name called
             return said_mention(name, "thing", turn, "obj", fm.start("name"), self.called.source)
         return None
+
+    def _called_head(self, state: State, m: Mention) -> str | None:
+        """The name of an antecedent ``X的Y`` its turn said after 叫 (一个叫晓星尘的男孩子 /
+        … / 他最好 -> 晓星尘最好): X is what the person is called (rules/coreference.yaml
+        ``called_name``), the name the reference stands for. None for any other antecedent."""
+        name, de, _ = m.text.partition("的")
+        if not de or self.called.frame is None:
+            return None
+        turn = next((t for t in state.history if t.index == m.turn), None)
+        if turn is None:
+            return None
+        fm = self.called.frame.search(turn.content, max(0, m.start - 2), m.start + len(name) + 1)
+        if fm is None or fm.group("name") != name or fm.end("name") != m.start + len(name):
+            return None
+        if self.called.name_not is not None and self.called.name_not.search(name):
+            return None
+        return name
+
+    def _owner_of_person(self, ref: Ref, m: Mention) -> str | None:
+        """The owner X of an antecedent ``X的Y`` whose Y is a role a person holds in X
+        (rules/coreference.yaml ``owner_of_role``: 作者 / 领导) when the reference is 它 (no
+        person): 哈利波特的作者是谁 / … / 它讲了什么 -> 哈利波特讲了什么. None for any other
+        antecedent or reference, and for a dictionary title."""
+        if ref.animacy != "nonhuman" or m.protected:
+            return None
+        owner, de, role = m.text.rpartition("的")
+        if not de or len(owner) < 2 or role not in self.role_owner.roles:
+            return None
+        return owner
 
     def _answered_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
         """What 它 points at when it would be asked about and the reply answered the user's
@@ -2409,7 +2449,12 @@ class Coreference:
                 # 七大罪动漫 / 这是动漫吗: the kind said after the title is no part of it
                 m = replace(m, text=cut, head=cut, end=m.start + len(cut))
         start = ref.start
-        said = m.text
+        # 拳击手 卡内洛 / … / 他是一名拳击手: the query says the modifier, the name goes in alone
+        said = (
+            self._called_head(state, m)
+            or self._owner_of_person(ref, m)
+            or unmodified(m.text, state.query)
+        )
         if (
             ref.noun
             and self.title.sign_suffix
@@ -2426,6 +2471,9 @@ class Coreference:
                 )
             ):
                 said = sign  # 处女 (处女座 said before) / 天蝎男 -> 处女座 / 天蝎座 (这个星座)
+        if ref.animacy == "human" and said == m.text and self.pointed_before is not None:
+            # 我喜欢那个女孩 / … / 可是她不太答应我 -> 可是那个女孩不太答应我
+            said = said_before(self.mt.dialogue(state), m, said, self.pointed_before) + said
         if (
             ref.animacy == "human"
             and m.role in ("user", "assistant")
@@ -2454,8 +2502,10 @@ class Coreference:
         # 马化腾女儿女儿)
         # (这个座的人 / 狮子座: after a demonstrative with its measure one character will do)
         least = 1 if text[start:end] in self.overlap_one else self.overlap_min
-        k = min(len(said) - self.overlap_min, len(text) - end)
-        while k >= least and not said.endswith(text[end : end + k]):
+        # 他 人缘 (a space after the reference): the words after the space are what it says
+        after = text[end:].lstrip(" ")
+        k = min(len(said) - self.overlap_min, len(after))
+        while k >= least and not said.endswith(after[:k]):
             k -= 1
         if k >= least:
             said = said[:-k]

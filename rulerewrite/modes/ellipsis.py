@@ -45,7 +45,9 @@ from rulerewrite.modes.multiturn import (
     new_candidate,
     outermost,
     resolved,
+    said_before,
     salient,
+    unmodified,
     unpunctuated,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
@@ -296,6 +298,18 @@ class Ellipsis:
         self.teach_drop = tuple(
             str(v) for v in ((self.teach_rule.get("drop_verbs") or ()) if self.teach_rule else ())
         )
+        self.work_roles = rule_words(lexicon.rule("coreference", "owner_of_role"), "roles")
+        self.title_kinds = tuple(
+            sorted(rule_words(lexicon.rule("completeness", "kind_before_title"), "kinds"), key=len)
+        )[::-1]
+        timed = lexicon.rule("completeness", "timed_topic")
+        self.timed_before = rule_pattern(timed, "before")
+        self.timed_own = rule_pattern(timed, "own_time")
+        illness = lexicon.rule("completeness", "illness_had")
+        self.illness_had = rule_pattern(illness, "had")
+        self.illness_treat = rule_pattern(illness, "treat")
+        self.effect_rule = lexicon.rule("completeness", "eaten_effect")
+        self.effect_eaten = rule_pattern(self.effect_rule, "eaten")
         where_to = lexicon.rule("completeness", "where_to")
         self.where_to_rule = where_to
         self.where_to_re = where_to.pattern if where_to is not None else None
@@ -1953,6 +1967,7 @@ class Ellipsis:
             self._bare_why(state, d, text)
             or self._where_to(state, d, text)
             or self._taught(state, d, text)
+            or self._eaten_effect(state, d, text)
         )
         if why is not None:
             return why
@@ -2242,6 +2257,13 @@ class Ellipsis:
             filler = self._uncounted(filler)
         if not self._whole_entity(filler):
             filler = self.openers_re.sub("", filler) or filler
+        # 危险的照明灯 / 怎么危险了: the query says the modifier, the head alone goes in
+        filler = self._title_alone(unmodified(filler, state.query))
+        if kind == "subject":
+            filler = self._had_illness(d, best.mention, filler, text)
+            filler = self._work_of_role(filler, text)
+        if filler == best.mention.text:
+            filler = self._timed(d, best.mention, filler, text)
         if kind == "object":
             # 喜欢吃 + 吃榴莲, 没买 + 买票: the verb the phrase opens with is already there
             for k in range(min(3, len(filler) - 1), 0, -1):
@@ -3254,6 +3276,83 @@ class Ellipsis:
             confidence=0.6,
         )
 
+    def _title_alone(self, filler: str) -> str:
+        """The title of a filler said as its kind and then the title (科幻小说沙丘 -> 沙丘,
+        rules/completeness.yaml kind_before_title); ``filler`` unchanged when it opens with no
+        kind, is a dictionary entity as written, would keep less than two characters, or the
+        kind is no word of its own there (电影院线: 电影院 is the word)."""
+        kind = next((k for k in self.title_kinds if filler.startswith(k)), "")
+        title = filler[len(kind) :].strip()
+        if not kind or len(title) < 2 or self._whole_entity(filler):
+            return filler
+        if not any(t.end == len(kind) for t in self.mt.parse(filler).tokens):
+            return filler
+        return title
+
+    def _work_of_role(self, filler: str, text: str) -> str:
+        """The work X of a topic X的Y / XY whose Y is a role a person holds in it
+        (rules/coreference.yaml owner_of_role: 作者) when the query asks about the work and
+        not about the role (哈利波特作者是谁 / … / 讲了些什么 -> 哈利波特讲了些什么); ``filler``
+        unchanged otherwise."""
+        role = next((r for r in self.work_roles if filler.endswith(r)), "")
+        work = filler[: -len(role)].removesuffix("的") if role else ""
+        if len(work) < 2 or role in text or not self.mt.asks_about_work(text):
+            return filler
+        return work
+
+    def _had_illness(self, d: Dialogue, m: Mention, filler: str, text: str) -> str:
+        """``filler`` with the verb the dialogue said it with as an illness someone has (得了水痘)
+        when the query says what having it is like (天天都会发烧么 -> 得了水痘天天都会发烧么),
+        rules/completeness.yaml illness_had; ``filler`` unchanged for a question how to treat
+        it (怎么治) or any other topic."""
+        if self.illness_had is None or filler != m.text:
+            return filler
+        if self.illness_treat is not None and self.illness_treat.search(text):
+            return filler
+        return said_before(d, m, filler, self.illness_had) + filler
+
+    def _timed(self, d: Dialogue, m: Mention, filler: str, text: str) -> str:
+        """``filler`` with the time the dialogue said it with (今年世界杯看点很多呀 / 有哪些看点
+        -> 今年世界杯有哪些看点; 今晚有空), rules/completeness.yaml timed_topic: the query is
+        about that occasion. Unchanged when the query names a time of its own, and for a place
+        (明天北京天气: the weather rules order a place and its day)."""
+        if self.timed_before is None or m.etype == "place":
+            return filler
+        if self.timed_own is not None and self.timed_own.search(text):
+            return filler
+        return said_before(d, m, filler, self.timed_before) + filler
+
+    def _eaten_effect(self, state: State, d: Dialogue, text: str) -> State | None:
+        """An effect of eating with nothing eaten (会着凉的 / 会胖) after a turn of the last
+        exchange that eats or drinks something (我想吃雪糕), the reply first
+        (rules/completeness.yaml eaten_effect): eating that food has the effect, the verb goes
+        in with it (吃雪糕会着凉的), or the food alone when the query says the eating (吃多了上火
+        -> 火锅吃多了上火)."""
+        m = rule_match(self.effect_rule, unpunctuated(text), whole=True)
+        exchange = last_exchange(state, d)
+        if m is None or exchange is None or self.effect_eaten is None:
+            return None
+        lead = m.group("lead") or ""
+        for ti in reversed(exchange):  # the assistant's reply first
+            ate = self.effect_eaten.search(ti.turn.content)
+            if ate is None:
+                continue
+            # 吃多了上火 says the eating itself: the food alone goes before it
+            eaten = ("" if m.group("ate") else ate.group("v")) + ate.group("food")
+            return _resolved_from(
+                state,
+                self.mt.sources.get("eaten_effect", "ellipsis:eaten_effect"),
+                lead + eaten + text[len(lead) :],
+                ate.group("food"),
+                ti,
+                "obj",
+                etype="thing",
+                slot="topic",
+                note=f"{m.group('effect')}: an effect of {eaten}",
+                confidence=0.6,
+            )
+        return None
+
     def _taught(self, state: State, d: Dialogue, text: str) -> State | None:
         """A request to teach with nothing taught (教教我 / 那你教我吧 / 我教你) after the user
         asked whether the assistant can do something (你会做饭吗 / c语言会吗) or the assistant
@@ -3329,13 +3428,17 @@ class Ellipsis:
         """The assistant's statement as the body of a why question: its first-person opener and
         a hedge dropped (我觉得不应该… -> 不应该…; 估计短期内… -> 短期内…), and a short negated reply completed with the object
         of the user's question with the same verb (你会五笔吗 / 不会 -> 不会五笔); an opening
-        acknowledgement goes too (嗯嗯我放弃了 -> 放弃了)."""
+        acknowledgement goes too (嗯嗯我放弃了 -> 放弃了), and a statement said twice is said once
+        (不会长胖不会长胖 -> 不会长胖)."""
         compared = self._why_compared(d, said)
         if compared is not None:
             return compared
         ack = self.ack.match(said) if self.ack is not None else None
         if ack is not None and len(said) - ack.end() >= 2:
             said = said[ack.end() :]
+        half = len(said) // 2
+        if half >= 2 and said == said[:half] * 2:
+            said = said[:half]  # 不会长胖不会长胖: a statement said twice is asked about once
         if not said.startswith("我们"):
             said = _drop_opener(said, self.why_openers, keep=2)
         # 估计短期内都不会去: the hedge is no part of the reason
@@ -3409,6 +3512,8 @@ class Ellipsis:
         cut = next((w for w in self.answer_tentative if rest.endswith(w)), "")
         if cut and len(rest) - len(cut) >= 2:
             rest = rest[: -len(cut)]  # 有去医院看看吗 / 有啊 -> 有去医院啊: the try goes
+        if v == "是" and self._member_de(rest):
+            rest = rest[:-1]  # 你是篮球俱乐部的吗 / 不是 -> 不是篮球俱乐部: what one belongs to
         neg, pt = m.group("neg") or "", m.group("pt") or ""
         # nothing after the verb (作业写完了没 / 写完了): the question's topic before it, a
         # noun phrase only (单身不好么 / 好 -> 单身好: the question's own negation is dropped)
@@ -3461,6 +3566,20 @@ class Ellipsis:
         said = unpunctuated(own.turn.content) if own is not None else ""
         end = self.own_asked_end
         return bool(verb) and verb in said and end is not None and end.search(said) is not None
+
+    def _member_de(self, rest: str) -> bool:
+        """``rest`` (what a 是…吗 question asks after 是) is a noun phrase of two words or more
+        and the 的 of belonging (篮球俱乐部的 / 酒店行业的): a bare 是 / 不是 answer says the
+        noun phrase without it. Not a 的 after a verb or a pronoun (你做的 / 你的: whose work,
+        whose thing)."""
+        if not rest.endswith("的") or len(rest) < 4:
+            return False
+        words = [t for t in self.mt.parse(rest[:-1]).tokens if t.text.strip()]
+        return (
+            len(words) >= 2
+            and all(kind_of(t.pos, t.text) == "NOUN" for t in words)
+            and not any(t.text in PERSON_PRONOUNS for t in words)
+        )
 
     def _asked_subject(self, before: str, text: str) -> str:
         """The subject of a yes/no question, from what it says ``before`` the answered verb:
@@ -4287,6 +4406,10 @@ class Ellipsis:
         lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip() + at
         if after and core.endswith(after):
             after = ""  # 信阳什么县 / 商城县: the answer says the question's noun itself
+        elif m.group(0) in ("哪个", "哪") and said.rstrip("啊呀哦吧哈呢吖嘛").endswith("的"):
+            # 犹他州公园是哪个公园 / 美国的吧: a 的-answer says whose or where from, the noun
+            # stays out (犹他州公园是美国的吧, not 美国公园的)
+            after = ""
         tail = said[len(core) :]
         k = len(tail)
         while k and not after.endswith(tail[:k]):

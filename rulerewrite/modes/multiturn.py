@@ -1534,6 +1534,51 @@ def unpunctuated(text: str) -> str:
     return text.strip().rstrip(_END_PUNCT)
 
 
+def unmodified(filler: str, query: str) -> str:
+    """The head of ``filler`` when the query itself says the filler's modifier (the words
+    before its last 的, or before a space): the query already says it of the head, so the
+    filler restores the head alone. ``filler`` unchanged when the query does not say the
+    modifier, or when the head is a single character (喜欢的人: the relative clause is what
+    names the person, not a description the query repeats).
+
+    Example:
+        >>> unmodified("破旧的自行车", "怎么破旧了")
+        '自行车'
+        >>> unmodified("歌手 王五", "他是一名歌手")
+        '王五'
+        >>> unmodified("喜欢的人", "我不知道他喜不喜欢我")
+        '喜欢的人'
+    """
+    for sep in ("的", " "):
+        modifier, found, head = filler.rpartition(sep)
+        if (
+            found
+            and len(modifier.strip()) >= 2
+            and len(head.strip()) >= 2
+            and modifier.strip() in query
+        ):
+            return head.strip()
+    return filler
+
+
+def said_before(d: Dialogue, m: Mention, filler: str, before: re.Pattern[str]) -> str:
+    """What ``before`` (a pattern anchored at its end) finds right before ``filler`` in the
+    turn the mention ``m`` came from (when ``filler`` is its text), or failing that in a turn of
+    the last two, the reply first: a word the dialogue said the filler with (得了 / 今年 /
+    那个); "" when none did.
+
+    Example: with 得了水痘 said by the user, ``said_before(d, m, "水痘", re.compile("得了$"))``
+    is "得了".
+    """
+    own = d.turn_at(m.turn)
+    said = [own.turn.content[: m.start]] if own is not None and filler == m.text else []
+    for ti in reversed(d.turns[-2:]):
+        at = ti.turn.content.find(filler)
+        if at > 0:
+            said.append(ti.turn.content[:at])
+    return next((f.group() for f in map(before.search, said) if f is not None), "")
+
+
 def longest_common(a: str, b: str) -> tuple[int, int, int]:
     """``(start in a, start in b, size)`` of the longest stretch ``a`` and ``b`` have in common,
     the one that starts earliest in ``a``, at its first place in ``b``: what
@@ -1732,6 +1777,23 @@ def _compound_rest(wider: str, part: str, attributes: frozenset[str]) -> bool:
     )
 
 
+def _user_fuller(wider: Candidate, part: str, versions: re.Pattern[str] | None) -> bool:
+    """The user's own turn said ``wider``, a fuller form of the name ``part``: the name with
+    words before it (列夫托尔斯泰 / 托尔斯泰) or its numbered version (战狼二 / 战狼). Then the
+    user named ``part`` only inside it, and a name of the dictionaries is no reason to keep the
+    piece (你看过战狼二吗 / …战狼 / 好看吗 -> 战狼二好看吗); a phrase that goes on after the name
+    (宫崎骏第一部动画电影 / 郭德纲相声) or a 的-phrase (村上春树的挪威的森林) is no fuller name,
+    and neither is a stray particle the segmenter left before it (过王俊凯)."""
+    text = wider.mention.text
+    if wider.mention.role != "user":
+        return False
+    if text.endswith(part):
+        lead = text[: -len(part)]
+        return len(lead) >= 2 and "的" not in lead
+    rest = text[len(part) :] if text.startswith(part) else ""
+    return bool(rest) and versions is not None and versions.match(rest) is not None
+
+
 def outermost(texts: Sequence[str] | set[str]) -> list[str]:
     """The texts no other of ``texts`` contains (S7 inside 云栖S7, 球迷 inside 天台的球迷: a name
     inside a longer one is the same thing), in their order."""
@@ -1774,7 +1836,7 @@ def merge_nested(
         wider = [
             o
             for o in around
-            if not (mine and BY_USER not in o.why)
+            if not (mine and BY_USER not in o.why and not _user_fuller(o, ct, versions))
             and (
                 o.score >= c.score - margin
                 # the full name both said ends with the piece (安享一生终身寿险 / 终身寿险)
