@@ -221,10 +221,9 @@ def _inner_keywords(lexicon: Lexicon) -> dict[str, tuple[tuple[str, str, str], .
         auto.add_word(k, k)
     auto.make_automaton()
     out: dict[str, tuple[tuple[str, str, str], ...]] = {}
-    for e in lexicon.entries:
+    for e, key in zip(lexicon.entries, lexicon.normalized_entries(), strict=True):
         if e.kind in ("intent", "fw:question", "fw:filler", "fw:chitchat"):
             continue
-        key = norm(e.text).text
         if key in out:
             continue
         found: list[tuple[str, str, str]] = []

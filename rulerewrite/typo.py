@@ -122,15 +122,14 @@ class TypoCorrector:
         self.extra_vocab = [str(w) for w in opt("vocabulary", "words", [])]
         self.exempt = {str(w) for w in opt("exempt", "words", [])}
         self.vocab_src = rules["vocabulary"].source if "vocabulary" in rules else "rules/typo.yaml"
-        norm = lexicon.normalizer
         # Latin vocabulary: compact lower-case key -> (display form, source)
         self.latin: dict[str, tuple[str, str]] = {}
         self.latin_words: set[str] = set()
         self.compact_keys: set[str] = set()
-        for e in lexicon.entries:
+        keys = lexicon.normalized_entries()  # norm(e.text).text, kept by the lexicon cache
+        for e, key in zip(lexicon.entries, keys, strict=True):
             if e.kind not in _VOCAB_KINDS or not any(c.isascii() and c.isalpha() for c in e.text):
                 continue
-            key = norm(e.text).text
             display = e.canonical if e.kind in ("alias", "synonym") and e.canonical else e.text
             compact = key.replace(" ", "")
             self.latin.setdefault(compact, (display, e.source))
@@ -138,7 +137,7 @@ class TypoCorrector:
             if " " in key:
                 self.compact_keys.add(compact)
         self.latin_keys = list(self.latin)
-        self.known = {norm(e.text).text for e in lexicon.entries}
+        self.known = set(keys)
         self._variants: dict[str, str] | None = None
         self._heads: frozenset[str] = frozenset()
 

@@ -233,3 +233,49 @@ def test_replacing_methods_equal_dataclasses_replace(cls: str, method: str, name
         assert repl(obj, getattr(slow, other)) == dataclasses.replace(
             obj, **{other: getattr(slow, other)}
         )
+
+
+def test_extra_reference_prefilter_changes_no_answer(rewriter) -> None:  # type: ignore[no-untyped-def]
+    """speed24: ``MultiTurn.extra_hit`` (the extra reference patterns, skipped for a text that
+    holds none of the strings their matches need) answers what searching every pattern
+    answers, and the references found are those the unfiltered search finds: texts that hold
+    such a string and match, hold one and do not match, and hold none."""
+    import random
+
+    from rulerewrite.modes.coreference import Coreference
+
+    coref = next(m for m in rewriter.pipeline.modes if isinstance(m, Coreference))
+    mt = coref.mt
+    assert mt._extra_needs is not None  # every pattern of the bundled rules needs a string
+    texts = [
+        "这是哪位歌手唱的",  # 这 before 是: a pattern matches
+        "那里的冬天冷不冷",  # 那里: a place
+        "当地有什么特色小吃",
+        "你知道这是什么花吗",
+        "说到这儿我想起一件事",
+        "这样的天气适合爬山吗",
+        "我也这么觉得",
+        "干这一行辛苦吗",
+        "这本小说讲了什么",  # 这 held, no extra pattern matches before 本
+        "行程安排好了吗",  # 行 held, no 这一行
+        "水族箱的过滤器多久换一次",  # none of the needed strings
+        "明天下午的航班延误了",
+        "",
+    ]
+    rng = random.Random(24)
+    pieces = "这那该行当地说到样么里边儿是也吗呢的水族箱过滤器航班"
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))) for _ in range(400)]
+    for t in texts:
+        plain = any(p.search(t) for p, _d, _s in mt.extra_refs)
+        assert mt.extra_hit(t) == plain, t
+        if not mt._may_extra(t):
+            assert not plain and not any(p.search(t) for p, _d, _s in mt.extra_refs), t
+    mt._refs.cache_clear()
+    found = {t: mt.references(t) for t in texts if t}
+    needs, mt._extra_needs = mt._extra_needs, None  # the search without the prefilter
+    try:
+        mt._refs.cache_clear()
+        assert {t: mt.references(t) for t in texts if t} == found
+    finally:
+        mt._extra_needs = needs
+        mt._refs.cache_clear()

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import rulerewrite.lexicon as lexmod
 from rulerewrite import Rewriter, UnknownDomainError, available_domains
-from rulerewrite.lexicon import Entry, Lexicon, Match, resolve
+from rulerewrite.lexicon import Entry, Intent, Lexicon, Match, Rule, resolve
 
 USER_PACK = """\
 pack: mypack
@@ -221,6 +221,51 @@ def test_cache_is_written_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert second.fingerprint == first.fingerprint
     assert second.entries == first.entries
     assert hits(second, "k8s 怎么看 pod 日志") == hits(first, "k8s 怎么看 pod 日志")
+
+
+def test_cached_normalised_entries_are_the_entries_of_that_lexicon(tmp_path: Path) -> None:
+    """speed24: the normalised entry texts the cache keeps (``normalized_entries``) are those
+    of the lexicon loaded, never those of an older build of the pack: each is the entry's
+    text normalised, in ``entries`` order, after a reload from the cache and after the pack
+    changed; the records rebuilt from the pickle equal the compiled ones."""
+    pack = write(tmp_path, USER_PACK)
+    cache = tmp_path / "c"
+    first = Lexicon.load(domains=[], dictionaries=[pack], cache_dir=cache)
+    pack.write_text(
+        USER_PACK.replace("  - {text: 福利, type: term}", "  - {text: 百万医疗险, type: product}"),
+        encoding="utf-8",
+    )
+    for _ in range(2):  # built, then read back from the cache
+        lex = Lexicon.load(domains=[], dictionaries=[pack], cache_dir=cache)
+        norm = lex.normalizer
+        assert lex.normalized_entries() == tuple(norm(e.text).text for e in lex.entries)
+        assert "百万医疗险" in lex.normalized_entries()
+        assert lex.normalized_entries() != first.normalized_entries()
+    fresh = Lexicon.load(domains=[], dictionaries=[pack], use_cache=False)
+    assert lex.entries == fresh.entries and lex.rules == fresh.rules
+    assert lex.intents == fresh.intents
+    # a lexicon whose kept texts do not cover its entries normalises them again
+    bare = Lexicon(
+        packs=lex.packs, files=lex.files, entries=lex.entries, intents=lex.intents,
+        rules=lex.rules, slots=lex.slots, automaton=lex.automaton,
+        fingerprint=lex.fingerprint, entry_keys=lex.entry_keys[:-1],
+    )  # fmt: skip
+    assert bare.normalized_entries() == lex.normalized_entries()
+
+
+def test_records_pickle_to_equal_records() -> None:
+    """speed24: entries, intents and rules are pickled as their field values (``_reduced``),
+    rebuilt equal, of the same class, still frozen."""
+    recs = [
+        Entry("synonym", "退掉保单", "mypack", "u.yaml:4", canonical="退保", targets=("a",)),
+        Intent("退保", ("退保",), (("type", "policy"),), "mypack", "u.yaml:9"),
+        Rule("r", "guard", "g.yaml:1", None, {"type": "code"}),
+    ]
+    for r in recs:
+        back = pickle.loads(pickle.dumps(r))
+        assert back == r and type(back) is type(r)
+        with pytest.raises(AttributeError):
+            back.source = "x"  # type: ignore[misc]
 
 
 def test_cache_is_rebuilt_when_a_file_changes(tmp_path: Path) -> None:

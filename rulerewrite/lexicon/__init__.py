@@ -37,7 +37,7 @@ __all__ = [
     "data_dir",
 ]
 
-CACHE_FORMAT = "rulerewrite-lexicon-5"
+CACHE_FORMAT = "rulerewrite-lexicon-6"
 
 
 def data_dir(kind: str) -> Path:
@@ -125,6 +125,8 @@ class Lexicon:
     automaton: Any
     fingerprint: str
     normalizer: Normalizer = field(repr=False, compare=False, default_factory=Normalizer)
+    # each entry's text normalised, as the automaton was built from it (kept in the cache)
+    entry_keys: tuple[str, ...] = field(default=(), repr=False, compare=False)
     by_kind: dict[str, tuple[Entry, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -211,8 +213,10 @@ class Lexicon:
                 rules.setdefault(pf.name, []).extend(pf.rules)
         auto = ahocorasick.Automaton()
         table: dict[str, list[Entry]] = {}
+        keys: list[str] = []
         for e in entries:
             k = norm(e.text).text
+            keys.append(k)
             table.setdefault(k, []).append(e)
             # A Latin/digit term written with spaces also matches without them (iPhone 15 Pro).
             if " " in k:
@@ -235,6 +239,7 @@ class Lexicon:
             automaton=auto,
             fingerprint=fp,
             normalizer=norm,
+            entry_keys=tuple(keys),
         )
 
     def __getstate__(self) -> dict[str, Any]:
@@ -297,6 +302,24 @@ class Lexicon:
         if hit is None:
             hit = cache.put(norm.text, tuple(resolve(self.scan(norm))))
         return hit
+
+    def normalized_entries(self) -> tuple[str, ...]:
+        """Each entry's text normalised (``normalizer(e.text).text``), in ``entries`` order.
+
+        Why: the typo corrector and the intent classifier read every entry in its normalised
+        form when a Rewriter is built; the lexicon computed those texts once to build its
+        automaton and keeps them in the cache, so a warm start normalises no entry again.
+        A lexicon built without them (``entry_keys`` empty) normalises here.
+
+        Example:
+            >>> lex = Lexicon.load(domains=[])
+            >>> lex.normalized_entries()[0] == lex.normalizer(lex.entries[0].text).text
+            True
+        """
+        if len(self.entry_keys) == len(self.entries):
+            return self.entry_keys
+        norm = self.normalizer
+        return tuple(norm(e.text).text for e in self.entries)
 
     def entries_of(self, kind: str) -> tuple[Entry, ...]:
         return self.by_kind.get(kind, ())

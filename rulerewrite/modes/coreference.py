@@ -376,7 +376,6 @@ class Coreference:
             )
         )
         self.mt = MultiTurn(lexicon, config)
-        self.bare = [p for p, _d, _s in self.mt.extra_refs]
         vals = self.mt.coref_values
         self.min_score = float(vals.get("min_score", 2.0))
         self.overlap_min = int(vals.get("overlap_min", 2))
@@ -577,7 +576,7 @@ class Coreference:
     def applies(self, state: State) -> bool:
         if state.has("pronoun") or state.has("demonstrative"):
             return True
-        return any(p.search(state.standalone) for p in self.bare)
+        return self.mt.extra_hit(state.standalone)
 
     def __call__(self, state: State) -> State:
         if state.decision == "ask_user":
