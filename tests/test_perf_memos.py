@@ -333,6 +333,9 @@ def test_title_frame_memo_is_bounded(rewriter: Any, monkeypatch: pytest.MonkeyPa
         ("^(?:你|您)?(?P<x>.{2,5})$", None),  # nothing literal is mandatory
         ("(?i)hello", None),  # case-insensitive: no literal test
         ("(?:好|)看", "好看|看"),
+        ("^(?P<r>那|)(?=(?:怎么办|咋办)$)", "怎么办|咋办"),  # a lookahead needs its words too
+        ("(?<=在)那", "在"),  # one mandatory part is enough
+        ("(?!不)好", "好"),  # a negative lookahead needs nothing
     ],
 )
 def test_required_text_reads_the_mandatory_words(pattern: str, need: str | None) -> None:

@@ -182,6 +182,9 @@ def _required_item(op: Any, av: Any) -> frozenset[str] | None:
         return None if add_flags & re.IGNORECASE else _required(list(sub))
     if op is _ATOMIC_GROUP:
         return _required(list(av))
+    if op is c.ASSERT:  # a lookahead or lookbehind: what it needs is in the text all the same
+        _direction, sub = av
+        return _required(list(sub))
     if op is c.BRANCH:
         out: set[str] = set()
         for alt in av[1]:
