@@ -500,6 +500,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "go_end",
             "like_end",
             "lack_to_do",
+            "owned_object",
         ),
         "regex",
     ),

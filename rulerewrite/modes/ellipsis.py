@@ -279,6 +279,7 @@ class Ellipsis:
         self.go_end = rule_pattern(pats, "go_end") or never
         self.like_end = rule_pattern(pats, "like_end") or never
         self.lack_to_do = rule_pattern(pats, "lack_to_do") or never
+        self.owned_object = rule_pattern(pats, "owned_object") or never
         self.lead = tuple(sorted(self.mt.wordset("lead_words"), key=len, reverse=True))
         lead_rule = lexicon.rule("completeness", "lead_words")
         self.predicate_leads = rule_words(lead_rule, "predicate_leads")
@@ -2310,7 +2311,21 @@ class Ellipsis:
             # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的); a bare 作者
             # -> 三体的作者, but a place's 空气质量 -> 成都空气质量
             filler += "" if filler.endswith("的") else "的"
-        if kind == "subject" and how is None and media is None and similar is None:
+        owner_at = (
+            self._owned_object_at(parse, pos, said=state.query)
+            if kind == "subject"
+            and how is None
+            and media is None
+            and similar is None
+            and filler == best.mention.text
+            and not filler.endswith("的")
+            else None
+        )
+        if owner_at is not None:
+            # 讲讲大概意思 -> 讲讲雾都孤儿的大概意思: the topic owns the object told or read
+            filler += "的"
+            pos = owner_at
+        elif kind == "subject" and how is None and media is None and similar is None:
             pos = self._topic_at(parse, pos, bare=filler == best.mention.text)
         elif kind == "object":
             pos = self._object_at(text, pos)
@@ -2384,6 +2399,28 @@ class Ellipsis:
         # 要多少钱 (多少钱 one word) / 要多少押金: the count has its noun
         noun = after.start != end or kind_of(after.pos, after.text) == "NOUN"
         return pos if noun else end
+
+    def _owned_object_at(self, parse: Parse, pos: int, *, said: str) -> int | None:
+        """Where the missing topic goes as the owner of the object of a verb of telling,
+        showing, reading or playing back at the gap (ellipsis_patterns ``owned_object``): the
+        start of that object, a noun that starts right after the verb (讲讲大概意思 -> 讲讲 +
+        X的 + 大概意思); None when the verb has no noun of its own there (说说看 / 看到第几话)
+        or when the user did not say it (``said``: 看过 + the object an earlier step gave it)."""
+        m = self.owned_object.match(parse.text, pos)
+        if m is None or m.end() == pos:
+            return None
+        if not any(t.start == pos for t in parse.tokens):
+            return None
+        toks = [t for t in parse.tokens if t.start >= m.end()]
+        if not toks or toks[0].start != m.end():
+            return None
+        # a modifier jieba tags an adverb or adjective may open the object (大概意思)
+        if len(toks) > 1 and kind_of(toks[0].pos, toks[0].text) in ("ADV", "ADJ"):
+            toks = toks[1:] if toks[1].start == toks[0].end else toks
+        noun = toks[0]
+        if kind_of(noun.pos, noun.text) != "NOUN" or is_question_word(noun.text):
+            return None
+        return m.end() if parse.text[m.start() : noun.end] in said else None
 
     def _object_at(self, text: str, pos: int) -> int:
         """Where a missing object goes, ``pos`` being the gap after the verb: first, after the
@@ -3210,9 +3247,9 @@ class Ellipsis:
         )
 
     def _attribute_first(self, parse: Parse, pos: int, *, alone: bool = False) -> bool:
-        """The query opens (at ``pos``) with an attribute noun followed by 是: 作者是谁; with
-        ``alone``, also an attribute noun (attribute_nouns, not a type hint such as 多少钱) and
-        nothing else (作者 / 代表作)."""
+        """The query opens (at ``pos``) with an attribute noun followed by 是, 呢 or 谁 (作者是谁
+        / 作者呢 / 主角谁); with ``alone``, also an attribute noun (attribute_nouns, not a type
+        hint such as 多少钱) and nothing else (作者 / 代表作)."""
         toks = [t for t in parse.tokens if t.start >= pos and t.text.strip()]
         if len(toks) == 1:
             return (
@@ -3224,7 +3261,7 @@ class Ellipsis:
             len(toks) >= 2
             and toks[0].text in self.attributes
             and kind_of(toks[0].pos, toks[0].text) == "NOUN"
-            and toks[1].text in ("是", "呢")
+            and toks[1].text in ("是", "呢", "谁")
         )
 
     def _bare_attr(self, parse: Parse) -> bool:
