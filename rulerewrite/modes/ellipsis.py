@@ -336,6 +336,8 @@ class Ellipsis:
         self.copula_back = int((copula.get("max_back") if copula else 0) or 2)
         self.copula_drop_end = rule_pattern(copula, "drop_end", ending=True)
         self.media = self.mt.patterns.get("media_owner", (None, ""))[0]
+        media_rule = lexicon.rule("completeness", "media_owner")
+        self.media_asked = rule_words(media_rule, "asked")
         self.similar = self.mt.patterns.get("similar_to", (None, ""))[0]
         self.owned_head = self.mt.patterns.get("owned_head", (None, ""))[0]
         self.how_object = self.mt.patterns.get("how_object", (None, ""))[0]
@@ -2047,6 +2049,9 @@ class Ellipsis:
         if media is not None:
             # 有图片吗 / 给我发个链接: a picture or link of no one; whose goes before the noun
             gap = ("subject", media.start("n"))
+            asked = self._media_asked(state, d, text, media.start("n"))
+            if asked is not None:
+                return asked
         similar = self.similar.match(text) if self.similar is not None and media is None else None
         if similar is not None:
             # 有类似的动漫吗: like what goes after 类似 (有类似寄生兽的动漫吗)
@@ -2399,6 +2404,41 @@ class Ellipsis:
         # 要多少钱 (多少钱 one word) / 要多少押金: the count has its noun
         noun = after.start != end or kind_of(after.pos, after.text) == "NOUN"
         return pos if noun else end
+
+    def _media_asked(self, state: State, d: Dialogue, text: str, at: int) -> State | None:
+        """A picture, link or number asked for with no owner (有小视频吗, at ``at`` the noun)
+        right after the user's turn of the last exchange (its reply may be chit-chat: 嗯嗯)
+        asked for one with its owner
+        (media_owner ``asked``: 发一张刘贺的图片 / 晨曦公主的图片): the nouns before that 的
+        own the query's too (有刘贺的小视频吗), however they rank as a topic."""
+        user = next((ti for ti in reversed(d.turns) if ti.turn.role == "user"), None)
+        if user is None or not state.history or not self.media_asked:
+            return None
+        if user.turn.index < state.history[-1].index - 1:
+            return None  # older than the last exchange (a reply of chit-chat may be left out)
+        toks = [t for t in user.parse.tokens if t.text.strip()]
+        for k in range(1, len(toks) - 1):
+            if toks[k].text != "的" or toks[k + 1].text not in self.media_asked:
+                continue
+            j = k
+            while j > 0 and kind_of(toks[j - 1].pos, toks[j - 1].text) == "NOUN":
+                j -= 1
+            owner = user.turn.content[toks[j].start : toks[k].start] if j < k else ""
+            if len(owner) < 2 or owner in text:
+                return None
+            return _resolved_from(
+                state,
+                self.mt.sources.get("media_owner", "ellipsis"),
+                text[:at] + owner + "的" + text[at:],
+                owner,
+                user,
+                "att",
+                etype="thing",
+                slot="owner",
+                note=f"whose: {owner}, whose {toks[k + 1].text} the user's last turn asked for",
+                confidence=0.65,
+            )
+        return None
 
     def _owned_object_at(self, parse: Parse, pos: int, *, said: str) -> int | None:
         """Where the missing topic goes as the owner of the object of a verb of telling,
