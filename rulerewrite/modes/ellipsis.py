@@ -3982,6 +3982,8 @@ class Ellipsis:
         at = toks[k].start
         opens = not any(kind_of(t.pos, t.text) == "VERB" for t in before)
         glue = "" if opens or inside else "的"
+        if opens and not inside and self._part_takes_de(d, parse, at, title.text, part):
+            glue = "的"  # 歌曲消愁 / … / 作者是谁 -> 消愁的作者是谁, as missing_subject says it
         new = parse.text[:at] + title.text + glue + parse.text[at:]
         return _resolved_from(
             state,
@@ -4075,6 +4077,17 @@ class Ellipsis:
                 return m
             return None
         return None
+
+    def _part_takes_de(self, d: Dialogue, parse: Parse, at: int, title: str, part: str) -> bool:
+        """A part opening a question about it (at ``at``: 作者是谁 / 配音呢 / 主角谁, the shapes of
+        :meth:`_attribute_first`) takes 的 after its title, as a missing subject before it does (消愁的作者是谁);
+        not after a title of one character or of digits, which reads glued to the part (飘作者
+        / 1984作者), nor when a turn said the title and the part glued (巴黎圣母院作者是)."""
+        toks = [t for t in parse.tokens if t.start >= at and t.text.strip()]
+        asked = len(toks) >= 2 and toks[0].text == part and toks[1].text in ("是", "呢", "谁")
+        if len(title) < 2 or title.isdigit() or not asked:
+            return False
+        return not any(title + part in ti.turn.content for ti in d.turns)
 
     def _framed_work(self, d: Dialogue) -> Mention | None:
         """A title no ranking finds (a one-character or number title, a kind word glued to
