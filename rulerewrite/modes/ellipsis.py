@@ -590,6 +590,7 @@ class Ellipsis:
         self.work_parts = rule_words(self.work_rule, "parts")
         self.work_max = int((self.work_rule.get("max_query") if self.work_rule else 0) or 16)
         self.work_favourite = rule_pattern(self.work_rule, "favourite")
+        self.work_favourite_in = rule_pattern(self.work_rule, "favourite_in")
         # 你知道飘吗 / 歌曲消愁: a title no ranking finds, said in a frame naming it a work
         wr = self.work_rule
         self.work_frames = (
@@ -4110,7 +4111,8 @@ class Ellipsis:
         """A which- or who-question about what the listener likes best with no whole named
         (work_attribute ``favourite``: 你最喜欢谁 / 喜欢里面的谁 / 那你最喜欢哪一集) asks about
         the members of the work the last exchange talked about: its title goes before the
-        question word, with ``里的`` before 谁, ``的`` before 哪, nothing before 里面."""
+        question word, with ``里的`` before 谁, ``的`` before 哪 (``里`` before 哪 + a person of
+        the work's world, ``favourite_in``: 哪个人物 / 哪个英雄), nothing before 里面."""
         rule = self.work_rule
         m = self.work_favourite.match(text) if self.work_favourite is not None else None
         if rule is None or m is None or len(text) > self.work_max:
@@ -4121,6 +4123,9 @@ class Ellipsis:
         at = m.start("w")
         w = m.group("w")
         glue = "" if w in self.work_inside else ("里的" if w == "谁" else "的")
+        fav_in = self.work_favourite_in
+        if glue == "的" and fav_in is not None and fav_in.match(text, m.end("w")):
+            glue = "里"  # 哪个人物 -> 海贼王里哪个人物: a person of the work's world
         new = text[:at] + title.text + glue + text[at:]
         ti = next(ti for ti in d.turns if ti.turn.index == title.turn)
         return _resolved_from(
