@@ -340,6 +340,9 @@ class Ellipsis:
         self.media_asked = rule_words(media_rule, "asked")
         self.similar = self.mt.patterns.get("similar_to", (None, ""))[0]
         self.owned_head = self.mt.patterns.get("owned_head", (None, ""))[0]
+        self.owned_said_owners = rule_words(
+            lexicon.rule("completeness", "owned_head"), "said_owners"
+        )
         self.how_object = self.mt.patterns.get("how_object", (None, ""))[0]
         self.dangling = self.mt.wordset("dangling_verbs")
         dangling = lexicon.rule("completeness", "dangling_verbs")
@@ -2060,6 +2063,9 @@ class Ellipsis:
         owned = self.owned_head.match(text) if self.owned_head is not None else None
         if owned is not None and media is None and similar is None:
             gap = ("object", owned.end("de"))  # 我的也是二手的 -> 我的洗衣机也是二手的
+            had = self._owned_said(state, d, text, owned.end("de"))
+            if had is not None:
+                return had  # 你的手机用了多久 / … / 我的用了两年 -> 我的手机用了两年
         if gap is None:
             return state
         kind, pos = gap
@@ -2437,6 +2443,41 @@ class Ellipsis:
                 etype="thing",
                 slot="owner",
                 note=f"whose: {owner}, whose {toks[k + 1].text} the user's last turn asked for",
+                confidence=0.65,
+            )
+        return None
+
+    def _owned_said(self, state: State, d: Dialogue, text: str, at: int) -> State | None:
+        """A speaker's own one of something with the thing left out (owned_head, at ``at``
+        after its 的: 我的用了刚两年 / 你的多高) right after the user's turn of the last exchange
+        said someone's one of it (你的手机 / 你的EQ: a person's pronoun, 的, nouns): those nouns
+        are the thing (我的手机用了刚两年), which the ranking, reading 你的手机 as a reference,
+        does not offer."""
+        if not text.startswith(("我的", "你的")):
+            return None
+        user = next((ti for ti in reversed(d.turns) if ti.turn.role == "user"), None)
+        if user is None or not state.history or user.turn.index < state.history[-1].index - 1:
+            return None
+        toks = [t for t in user.parse.tokens if t.text.strip()]
+        for k in range(1, len(toks) - 1):
+            if toks[k].text != "的" or toks[k - 1].text not in self.owned_said_owners:
+                continue
+            j = k + 1
+            while j < len(toks) and kind_of(toks[j].pos, toks[j].text) == "NOUN":
+                j += 1
+            head = user.turn.content[toks[k + 1].start : toks[j - 1].end] if j > k + 1 else ""
+            if not head or head in text or _HAS_QWORD.search(head):
+                return None
+            return _resolved_from(
+                state,
+                self.mt.sources.get("owned_head", "ellipsis"),
+                text[:at] + head + text[at:],
+                head,
+                user,
+                "obj",
+                etype="thing",
+                slot="object",
+                note=f"the thing owned: {head}, someone's {head} in the user's last turn",
                 confidence=0.65,
             )
         return None
