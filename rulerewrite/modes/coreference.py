@@ -25,6 +25,7 @@ from rulerewrite.modes.multiturn import (
     key,
     last_exchange,
     merge_nested,
+    own_person,
     resolved,
     said_before,
     salient,
@@ -2483,19 +2484,7 @@ class Coreference:
             # (我老公老是玩手机), as the user said it; the assistant's 你同桌 is the user's
             # 我同桌 when the user called the person theirs (我同桌 / 你同桌好帅 / 她是女生 ->
             # 我同桌是女生; 老公最厉害 / 你老公真厉害 / 他出轨 -> 老公出轨)
-            turn = next((t for t in state.history if t.index == m.turn), None)
-            owner = _OWNER.search(turn.content[: m.start]) if turn is not None else None
-            if owner is not None and m.role == "user":
-                said = owner.group() + said
-            elif (
-                owner is not None
-                and owner.group() in _YOUR
-                and any(
-                    t.role == "user" and m.text in t.content and "我" in t.content.split(m.text)[0]
-                    for t in state.history
-                )
-            ):
-                said = _YOUR[owner.group()] + said
+            said = own_person(state, m) + said
         # 马化腾女儿叫什么 / … / 他女儿叫什么, 它的作用是什么: an antecedent that ends with what
         # follows the reference gives its owner, the query's own words stay (马化腾女儿, not
         # 马化腾女儿女儿)
@@ -2522,9 +2511,6 @@ class Coreference:
 
 
 # a possessive the user said right before a person word (我老公 / 我的同学 / 我们班主任 / 你姐姐)
-_OWNER = re.compile(r"(?:我们|我的|我|你的|你)$")
-# the assistant's "your" is the user's "my" (你同桌 -> 我同桌)
-_YOUR = {"你": "我", "你的": "我的"}
 _OF_THE_KIND = frozenset({"kind"})
 _NEVER = re.compile("(?!)")
 _CLAUSE_SPLIT = re.compile(r"[，,。！!～~\s]+")  # the clauses of a turn

@@ -44,6 +44,7 @@ from rulerewrite.modes.multiturn import (
     names_a_thing,
     new_candidate,
     outermost,
+    own_person,
     resolved,
     said_before,
     salient,
@@ -2275,6 +2276,10 @@ class Ellipsis:
         if kind == "subject":
             filler = self._had_illness(d, best.mention, filler, text)
             filler = self._work_of_role(filler, text)
+            if filler == best.mention.text and best.mention.etype == "human":
+                # 我要男朋友回来 / 你男朋友是何方妖孽 / 是个大帅哥 -> 我男朋友是个大帅哥: the
+                # user's own person keeps the user's 我, as coreference gives it to 他 / 她
+                filler = own_person(state, best.mention) + filler
         if filler == best.mention.text:
             filler = self._timed(d, best.mention, filler, text)
         if kind == "object":
@@ -4453,6 +4458,16 @@ class Ellipsis:
             or self.not_judged_subject.search(subject)
         ):
             return None
+        at = asked.find(subject)
+        if (
+            at > 0
+            and asked[:at].endswith("你")
+            and any(
+                t.role == "user" and subject in t.content and "我" in t.content.split(subject)[0]
+                for t in state.history
+            )
+        ):
+            subject = "我" + subject  # 我女朋友 / 你女朋友漂亮么 / 漂亮 -> 我女朋友漂亮
         note = f"{core} judges what the assistant asked of: {subject!r}"
         return _resolved_from(
             state,

@@ -1645,6 +1645,31 @@ def _kind(t: Any) -> str:
 _ONE_OF = re.compile(r"一[种员个类部位款只]")
 
 
+# who owns a person word in the turn that says it (我老公 / 你同桌); the assistant's "your" is
+# the user's "my" (你同桌 -> 我同桌)
+_OWNER = re.compile(r"(?:我们|我的|我|你的|你)$")
+_YOUR = {"你": "我", "你的": "我的"}
+
+
+def own_person(state: State, m: Mention) -> str:
+    """The user's 我 a person word keeps when it goes back into the user's query: the owner
+    the user said before it (我老公太让我伤心了 -> 我 + 老公), or, when the assistant said it
+    with 你 (你同桌好帅 / 你女朋友漂亮么), the user's 我 for it when a user turn said it after
+    a 我 (我同桌 / 我要男朋友回来); else nothing (老公最厉害 / 你老公真厉害 -> 老公)."""
+    turn = next((t for t in state.history if t.index == m.turn), None)
+    owner = _OWNER.search(turn.content[: m.start]) if turn is not None else None
+    if owner is None:
+        return ""
+    if m.role == "user":
+        return owner.group()
+    if owner.group() in _YOUR and any(
+        t.role == "user" and m.text in t.content and "我" in t.content.split(m.text)[0]
+        for t in state.history
+    ):
+        return _YOUR[owner.group()]
+    return ""
+
+
 def last_exchange(state: State, d: Dialogue) -> tuple[TurnInfo, TurnInfo] | None:
     """(the user's turn, the assistant's reply right after it) when that reply is the last
     message of the history and both are in the window; else None."""
