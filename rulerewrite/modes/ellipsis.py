@@ -631,6 +631,13 @@ class Ellipsis:
         self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
         self.vo_open_glued = rule_pattern(self.vo_rule, "open_glued")
         self.vo_open_joined = rule_words(self.vo_rule, "open_joined")
+        # 手语你懂么 / 你懂吗: the phrase a turn of the exchange put before the same verb
+        self.vo_fronted = str((self.vo_rule.get("fronted") if self.vo_rule else None) or "")
+        self.vo_fronted_end = str((self.vo_rule.get("fronted_end") if self.vo_rule else None) or "")
+        self.vo_fronted_not = rule_pattern(self.vo_rule, "fronted_not")
+        self.vo_fronted_persons = rule_words(self.vo_rule, "fronted_persons")
+        self.vo_fronted_kinds = rule_words(self.vo_rule, "fronted_kinds")
+        self.vo_fronted_not_verbs = rule_words(self.vo_rule, "fronted_not_verbs")
         # 卤煮 / 我知道有个零食叫卤煮 / 你喜欢吃吗: the one phrase both turns say (shared_*)
         self.vo_shared_min = int((self.vo_rule.get("shared_min") if self.vo_rule else 0) or 0)
         self.vo_shared = self.vo_shared_min > 0
@@ -1271,7 +1278,7 @@ class Ellipsis:
             )
         said = self.mt.verb_object(
             (exchange[1], exchange[0]), (v, *self.vo_kinds.get(v, ())), query=text
-        )
+        ) or self._fronted_object(exchange, (v, *self.vo_kinds.get(v, ())), text)
         if said is not None:
             obj, ti = said
             note = f"{v} takes its object {obj!r} as said there"
@@ -1659,7 +1666,7 @@ class Ellipsis:
             return None  # 香蕉也吃: the object stands in front of the verb
         said = self.mt.verb_object(
             (exchange[1], exchange[0]), (v, *self.vo_kinds.get(v, ())), query=text
-        )
+        ) or self._fronted_object(exchange, (v, *self.vo_kinds.get(v, ())), text)
         if said is None:
             topic = self._typed_topic(exchange, v, text) or self._shared_topic(
                 exchange, v, text, m.start("v")
@@ -1696,6 +1703,46 @@ class Ellipsis:
         return _object_after(
             state, rule.source, text, m.end("tail") if after_de else at, obj, ti, note
         )
+
+    def _fronted_object(
+        self, exchange: tuple[TurnInfo, TurnInfo], verbs: Sequence[str], text: str
+    ) -> tuple[str, TurnInfo] | None:
+        """The phrase a turn of the last exchange (the reply first) put before one of ``verbs``
+        as its topic, the turn being nothing but that phrase, a speaker, adverbs or modals and
+        the verb with its aspect and a final particle (rules/completeness.yaml verb_object
+        ``fronted``: 手语你懂么 / 你懂吗 -> 你懂手语吗; 我作业还没做完呢 / 我刚写完 -> 我刚写完作业).
+        Not a phrase naming a person (the verb's subject: 女儿也喜欢), a time alone (今天你吃了吗),
+        one holding a pronoun or a question word, nor one the query already says."""
+        verbs = [v for v in verbs if v not in self.vo_fronted_not_verbs]
+        if not self.vo_fronted or not verbs:
+            return None
+        alt = "|".join(re.escape(v) for v in sorted(set(verbs), key=len, reverse=True))
+        shape = re.compile(f"{self.vo_fronted}(?P<v>{alt}){self.vo_fronted_end}")
+        for ti in (exchange[1], exchange[0]):
+            m = shape.match(ti.turn.content)
+            # the verb a word of its own (not 看 of 好看 / 电影好看吗)
+            if m is None or not any(t.start == m.start("v") for t in ti.parse.tokens):
+                continue
+            x = m.group("x")
+            if x in text or len(x) > self.vo_max or _HAS_QWORD.search(x):
+                continue
+            if self.vo_fronted_not is not None and self.vo_fronted_not.search(x):
+                continue
+            toks = [t for t in self.mt.parse(x).tokens if t.text.strip()]
+            kinds = [kind_of(t.pos, t.text) for t in toks]
+            if not toks or all(k == "TIME" for k in kinds):
+                continue  # 今天你吃了吗: when, not what
+            if kinds[-1] not in ("NOUN", "OTHER") or not set(kinds) <= self.vo_fronted_kinds:
+                continue  # 好久没玩了 / 哦都认识 / 你要负责吃完啊: no noun phrase before the verb
+            if any(t.text in PERSON_PRONOUNS for t in toks):
+                continue
+            person = any(mt.text == x and mt.etype in HUMAN_TYPES for mt in ti.mentions) or (
+                len(toks) == 1 and self.mt.analyzer.type_of(x, toks[0].pos) in HUMAN_TYPES
+            )
+            if person and m.group("v") not in self.vo_fronted_persons:
+                continue  # 女儿也喜欢: the subject; 郭文杰认识吗: whom one knows
+            return x, ti
+        return None
 
     def _work_named(self, state: State, d: Dialogue, before: str) -> bool:
         """The verb before the object's gap takes a work (``open_topic_types``: 看 / 读) and the
