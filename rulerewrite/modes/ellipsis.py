@@ -1845,16 +1845,33 @@ class Ellipsis:
         asked = told.turn.content.strip()
         if self.tell.end is not None:
             asked = self.tell.end.sub("", asked)
+        # 帮我查一下 takes a bare noun phrase, 告诉我吧 a question (a question to look up is
+        # looked up by its topic: 你帮我搜一下 + 木槿, not 木槿是什么样的)
+        look = bool(m.groupdict().get("look"))
         if (
             not 2 <= len(asked) <= self.tell.max_len
             or _CLAUSES.search(asked)
-            or not self.tell.asked.search(asked)
+            or not (self._looked_up(told, asked) if look else self.tell.asked.search(asked))
             or (self.tell.not_asked is not None and self.tell.not_asked.match(asked))
             or asked in text
         ):
             return None
         note = f"what to tell: the user's question {asked!r}"
         return _object_after(state, rule.source, text, m.end("pre"), asked, told, note)
+
+    def _looked_up(self, told: TurnInfo, asked: str) -> bool:
+        """The user's turn ``told`` (``asked`` without its final particles) is a bare noun
+        phrase, what a verb of looking up (rules/completeness.yaml tell_asked, group ``look``:
+        帮我查一下 / 你帮我查查呗) is asked to find: no pronoun, verb or adverb in it
+        (直链淀粉的结构 / 今年世界杯赛程表)."""
+        toks = [t for t in told.parse.tokens if t.end <= len(asked) and t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        return (
+            bool(toks)
+            and toks[-1].end == len(asked)
+            and kinds[-1] == "NOUN"
+            and all(k in ("NOUN", "DE", "TIME", "ADJ", "NUM", "OTHER") for k in kinds)
+        )
 
     def _send_had(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare request to send (rules/completeness.yaml ``send_me``) after the user asked
