@@ -44,6 +44,7 @@ from rulerewrite.modes.multiturn import (
     names_a_thing,
     new_candidate,
     outermost,
+    phrase_len,
     resolved,
     said_before,
     salient,
@@ -1724,7 +1725,7 @@ class Ellipsis:
             if m is None or not any(t.start == m.start("v") for t in ti.parse.tokens):
                 continue
             x = m.group("x")
-            if x in text or len(x) > self.vo_max or _HAS_QWORD.search(x):
+            if x in text or phrase_len(x) > self.vo_max or _HAS_QWORD.search(x):
                 continue
             if self.vo_fronted_not is not None and self.vo_fronted_not.search(x):
                 continue
