@@ -637,6 +637,7 @@ class Ellipsis:
         self.vo_fronted_end = str((self.vo_rule.get("fronted_end") if self.vo_rule else None) or "")
         self.vo_fronted_not = rule_pattern(self.vo_rule, "fronted_not")
         self.vo_fronted_persons = rule_words(self.vo_rule, "fronted_persons")
+        self.vo_asked_le = rule_pattern(self.vo_rule, "asked_le")
         self.vo_fronted_kinds = rule_words(self.vo_rule, "fronted_kinds")
         self.vo_fronted_not_verbs = rule_words(self.vo_rule, "fronted_not_verbs")
         # 卤煮 / 我知道有个零食叫卤煮 / 你喜欢吃吗: the one phrase both turns say (shared_*)
@@ -1252,8 +1253,13 @@ class Ellipsis:
             return None
         v = m.group("v")
         asp = m.group("asp") or ""
-        if asp == "了" and not self.negated_end.search(m.group("pre")):
-            return None  # 现在能看了 / 吃了呀: a change of state, no object missing
+        asked_le = self.vo_asked_le is not None and self.vo_asked_le.search(m.group("pre"), 0) and (
+            m.group("pt")[:1] in ("吗", "么")
+        )
+        if asp == "了" and not self.negated_end.search(m.group("pre")) and not asked_le:
+            # 现在能看了 / 吃了呀: a change of state, no object missing (那你买了吗 asks whether
+            # it was done: the object goes before 了)
+            return None
         final = asp in ("过了", "了")  # 看过了 / 不穿了: the final 了 stays last
         at = m.end("asp") - 1 if final else m.end("v") + len(m.group("to") or "") + len(asp)
         # 梦三国呢 / 也没玩过: the thing the assistant asked about with a bare X呢 goes first
