@@ -647,6 +647,7 @@ class Ellipsis:
         self.vo_shared_not_verbs = rule_words(self.vo_rule, "shared_not_verbs")
         self.vo_shared_not = rule_pattern(self.vo_rule, "shared_not_topic")
         self.vo_shared_not_types = rule_words(self.vo_rule, "shared_not_types")
+        self.vo_shared_whole = rule_pattern(self.vo_rule, "shared_whole")
         # 活着是谁写的 / 余华 / 你爱看吗: the one topic of the verb's type the user named
         # (``open_topic_types`` per verb, ``open_topic_frames`` typing the topic frames)
         tt = (self.vo_rule.get("open_topic_types") if self.vo_rule else None) or {}
@@ -1948,10 +1949,39 @@ class Ellipsis:
             and not self.mt.is_category(m.text)
         }
         found = {f for f in found if not any(f != g and f in g for g in found)}
+        if not found:
+            whole = self._said_whole(told)  # 就花鲢吧 / 好大的花鲢: cut 花/鲢, said whole
+            found = {whole} if whole is not None and whole in reply else set()
         if len(found) != 1:
             return None
         topic = found.pop()
         return None if topic in text else topic
+
+    def _said_whole(self, ti: TurnInfo) -> str | None:
+        """Turn ``ti`` as one phrase, however jieba cut it, when it is nothing but a lead
+        (rules/completeness.yaml verb_object ``shared_whole``: 就 / 那就) and the phrase with a
+        final particle (就花鲢吧 -> 花鲢, 卤煮): at least ``shared_min`` and at most
+        ``max_object`` characters, no pronoun, question word or what ``shared_not_topic`` finds."""
+        m = self.vo_shared_whole.match(ti.turn.content) if self.vo_shared_whole else None
+        if m is None:
+            return None
+        x = m.group("x")
+        if (
+            not self.vo_shared_min <= len(x) <= self.vo_max
+            or self.personal.search(x)
+            or _HAS_QWORD.search(x)
+            or (self.vo_shared_not is not None and self.vo_shared_not.search(x))
+            or self.mt.is_category(x)
+        ):
+            return None
+        # a place or a time is where or when, not what (一起去吃 / 昆明; 冬天)
+        toks = [t for t in ti.parse.tokens if x in t.text or t.text in x]
+        types = {mt.etype for mt in ti.mentions if mt.text == x} | {
+            self.mt.analyzer.type_of(t.text, t.pos) for t in toks
+        }
+        if types & self.vo_shared_not_types or any(t.pos.startswith(("t", "ns")) for t in toks):
+            return None
+        return x
 
     def _bare_topic(self, ti: TurnInfo) -> str | None:
         """The whole of turn ``ti`` when it is a bare noun phrase (剑风传奇 / 猪肘子呀): nouns, a
