@@ -648,6 +648,10 @@ class Ellipsis:
         self.vo_shared_not = rule_pattern(self.vo_rule, "shared_not_topic")
         self.vo_shared_not_types = rule_words(self.vo_rule, "shared_not_types")
         self.vo_shared_whole = rule_pattern(self.vo_rule, "shared_whole")
+        self.vo_refused = rule_pattern(self.vo_rule, "refused")
+        self.vo_refused_no_person = rule_words(self.vo_rule, "refused_no_person")
+        self.vo_refused_not_verbs = rule_words(self.vo_rule, "refused_not_verbs")
+        self.vo_refused_de = rule_pattern(self.vo_rule, "refused_de") or re.compile("(?!)")
         # 活着是谁写的 / 余华 / 你爱看吗: the one topic of the verb's type the user named
         # (``open_topic_types`` per verb, ``open_topic_frames`` typing the topic frames)
         tt = (self.vo_rule.get("open_topic_types") if self.vo_rule else None) or {}
@@ -2309,6 +2313,8 @@ class Ellipsis:
             )
         if named is None and kind == "object" and not confident:
             named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
+        if named is None and kind == "object" and not confident:
+            named = self._refused(state, d, cands, text)  # 成语接龙可从没输过 / 不玩
         if named is not None:
             best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
@@ -2838,6 +2844,27 @@ class Ellipsis:
             if said.startswith(m.text) and self._evaluation(said[len(m.text) :]) is not None:
                 return c
         return None
+
+    def _refused(self, state: State, d: Dialogue, cands: list[Any], text: str) -> Any | None:
+        """The best candidate, when it is the assistant's last turn's and the query is nothing
+        but that verb negated (rules/completeness.yaml verb_object ``refused``: 不玩 / 没看过 /
+        我不认识): the user turns down or denies what the reply just brought up (我熟读成语
+        成语接龙可从没输过 / 不玩 -> 不玩成语接龙). Not a person for a verb of ``refused_no_person``."""
+        m = self.vo_refused.match(text) if self.vo_refused is not None else None
+        last = _answered(state, d)
+        if m is None or last is None or not cands:
+            return None
+        best, v = cands[0], m.group("v")
+        if best.mention.turn != last.turn.index or self.personal.search(best.mention.text):
+            return None
+        if v in self.vo_refused_not_verbs or (
+            best.mention.etype in HUMAN_TYPES and v in self.vo_refused_no_person
+        ):
+            return None
+        after = last.turn.content[best.mention.end : best.mention.end + 2]
+        if after[:1] == "的" and self.vo_refused_de.match(after[1:]):
+            return None  # 不用特别神级的东西: a modifier, no thing (讲鱼香肉丝的 ends the turn)
+        return best
 
     def _copula_led(self, parse: Parse) -> bool:
         """是 + a noun phrase and nothing before it (是一个游戏 / 也是歌手啊): it says what
