@@ -1258,8 +1258,10 @@ class Ellipsis:
             return None
         v = m.group("v")
         asp = m.group("asp") or ""
-        asked_le = self.vo_asked_le is not None and self.vo_asked_le.search(m.group("pre"), 0) and (
-            m.group("pt")[:1] in ("吗", "么")
+        asked_le = (
+            self.vo_asked_le is not None
+            and self.vo_asked_le.search(m.group("pre")) is not None
+            and m.group("pt")[:1] in ("吗", "么")
         )
         if asp == "了" and not self.negated_end.search(m.group("pre")) and not asked_le:
             # 现在能看了 / 吃了呀: a change of state, no object missing (那你买了吗 asks whether
@@ -2847,9 +2849,11 @@ class Ellipsis:
 
     def _refused(self, state: State, d: Dialogue, cands: list[Any], text: str) -> Any | None:
         """The best candidate, when it is the assistant's last turn's and the query is nothing
-        but that verb negated (rules/completeness.yaml verb_object ``refused``: 不玩 / 没看过 /
+        but a negated verb (rules/completeness.yaml verb_object ``refused``: 不玩 / 没看过 /
         我不认识): the user turns down or denies what the reply just brought up (我熟读成语
-        成语接龙可从没输过 / 不玩 -> 不玩成语接龙). Not a person for a verb of ``refused_no_person``."""
+        成语接龙可从没输过 / 不玩 -> 不玩成语接龙), however salient. Never for a verb of
+        ``refused_not_verbs`` (不知道 takes a clause); not a person's kind (表哥), nor a named
+        person for a verb of ``refused_no_person`` (吃 / 玩), nor a modifier (神级的东西)."""
         m = self.vo_refused.match(text) if self.vo_refused is not None else None
         last = _answered(state, d)
         if m is None or last is None or not cands:
@@ -2857,8 +2861,10 @@ class Ellipsis:
         best, v = cands[0], m.group("v")
         if best.mention.turn != last.turn.index or self.personal.search(best.mention.text):
             return None
-        if v in self.vo_refused_not_verbs or (
-            best.mention.etype in HUMAN_TYPES and v in self.vo_refused_no_person
+        if (
+            v in self.vo_refused_not_verbs
+            or best.mention.etype == "human"  # 表哥 / 同学: a kind of person, not who
+            or (best.mention.etype in HUMAN_TYPES and v in self.vo_refused_no_person)
         ):
             return None
         after = last.turn.content[best.mention.end : best.mention.end + 2]
