@@ -2861,6 +2861,8 @@ class Ellipsis:
         best, v = cands[0], m.group("v")
         if best.mention.turn != last.turn.index or self.personal.search(best.mention.text):
             return None
+        if best.mention.text.startswith(v):
+            return None  # 养猫很治愈的 / 我没养过: the verb's own phrase, no thing (own_question)
         if (
             v in self.vo_refused_not_verbs
             or best.mention.etype == "human"  # 表哥 / 同学: a kind of person, not who
