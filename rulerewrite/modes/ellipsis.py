@@ -666,6 +666,8 @@ class Ellipsis:
         self.vo_topic_frames = {s: frozenset(t) for s, t in frames.items()}
         self.vo_topic_not = rule_pattern(self.vo_rule, "open_topic_not")
         self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
+        self.vo_topic_reply = rule_words(self.vo_rule, "open_topic_reply")
+        self.vo_topic_reply_not = rule_pattern(self.vo_rule, "open_topic_reply_not", ending=True)
         # 怎么做 / 喝多少: the object the same verb had in the last exchange (how_echo)
         self.he = _HowEcho.read(lexicon.rule("completeness", "how_echo"))
         self.re_echo = _ReallyEcho.read(lexicon.rule("completeness", "really_echo"))
@@ -1773,8 +1775,9 @@ class Ellipsis:
         """The one thing of a type ``verb`` takes (rules/completeness.yaml verb_object
         ``open_topic_types``: 看 a work, 吃 a food) the last exchange names, typed by a dictionary
         or by a topic frame (``open_topic_frames``: X是谁写的 says X is a work), when the user's
-        turn named it and the query does not (活着是谁写的 / 余华 / 你爱看吗 -> 活着). None when
-        there is none or more than one."""
+        turn named it and the query does not (活着是谁写的 / 余华 / 你爱看吗 -> 活着); for a verb of
+        going (``open_topic_reply``) also a place only the reply named, but not where the reply's
+        speaker is (我在广州). None when there is none or more than one."""
         want = self.vo_topic_types.get(verb)
         if not want:
             return None
@@ -1788,9 +1791,20 @@ class Ellipsis:
             )
             and not (self.vo_topic_not is not None and self.vo_topic_not.search(mt.text))
         }
-        if len({t for t, _ in found}) != 1 or not any(user for _, user in found):
+        if len({t for t, _ in found}) != 1:
             return None
+        by_user = any(user for _, user in found)
         topic = found.pop()[0]
+        if not by_user:
+            # 去 / 来: the one place the reply named is where to go (我要深圳 / 那你来), not
+            # where the reply's speaker is (我在广州)
+            said = exchange[1].turn.content
+            at = said.find(topic)
+            if verb not in self.vo_topic_reply or (
+                self.vo_topic_reply_not is not None
+                and self.vo_topic_reply_not.search(said[: max(at, 0)])
+            ):
+                return None
         return None if topic in text else topic
 
     def _negation_echo(self, state: State, d: Dialogue, text: str) -> State | None:
