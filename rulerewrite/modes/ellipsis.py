@@ -45,6 +45,7 @@ from rulerewrite.modes.multiturn import (
     new_candidate,
     outermost,
     own_person,
+    phrase_len,
     resolved,
     said_before,
     salient,
@@ -639,6 +640,14 @@ class Ellipsis:
         self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
         self.vo_open_glued = rule_pattern(self.vo_rule, "open_glued")
         self.vo_open_joined = rule_words(self.vo_rule, "open_joined")
+        # 手语你懂么 / 你懂吗: the phrase a turn of the exchange put before the same verb
+        self.vo_fronted = str((self.vo_rule.get("fronted") if self.vo_rule else None) or "")
+        self.vo_fronted_end = str((self.vo_rule.get("fronted_end") if self.vo_rule else None) or "")
+        self.vo_fronted_not = rule_pattern(self.vo_rule, "fronted_not")
+        self.vo_fronted_persons = rule_words(self.vo_rule, "fronted_persons")
+        self.vo_asked_le = rule_pattern(self.vo_rule, "asked_le")
+        self.vo_fronted_kinds = rule_words(self.vo_rule, "fronted_kinds")
+        self.vo_fronted_not_verbs = rule_words(self.vo_rule, "fronted_not_verbs")
         # 卤煮 / 我知道有个零食叫卤煮 / 你喜欢吃吗: the one phrase both turns say (shared_*)
         self.vo_shared_min = int((self.vo_rule.get("shared_min") if self.vo_rule else 0) or 0)
         self.vo_shared = self.vo_shared_min > 0
@@ -646,6 +655,11 @@ class Ellipsis:
         self.vo_shared_not_verbs = rule_words(self.vo_rule, "shared_not_verbs")
         self.vo_shared_not = rule_pattern(self.vo_rule, "shared_not_topic")
         self.vo_shared_not_types = rule_words(self.vo_rule, "shared_not_types")
+        self.vo_shared_whole = rule_pattern(self.vo_rule, "shared_whole")
+        self.vo_refused = rule_pattern(self.vo_rule, "refused")
+        self.vo_refused_no_person = rule_words(self.vo_rule, "refused_no_person")
+        self.vo_refused_not_verbs = rule_words(self.vo_rule, "refused_not_verbs")
+        self.vo_refused_de = rule_pattern(self.vo_rule, "refused_de") or re.compile("(?!)")
         # 活着是谁写的 / 余华 / 你爱看吗: the one topic of the verb's type the user named
         # (``open_topic_types`` per verb, ``open_topic_frames`` typing the topic frames)
         tt = (self.vo_rule.get("open_topic_types") if self.vo_rule else None) or {}
@@ -660,6 +674,8 @@ class Ellipsis:
         self.vo_topic_frames = {s: frozenset(t) for s, t in frames.items()}
         self.vo_topic_not = rule_pattern(self.vo_rule, "open_topic_not")
         self.vo_topic_no_person = rule_words(self.vo_rule, "open_topic_no_person")
+        self.vo_topic_reply = rule_words(self.vo_rule, "open_topic_reply")
+        self.vo_topic_reply_not = rule_pattern(self.vo_rule, "open_topic_reply_not", ending=True)
         # 怎么做 / 喝多少: the object the same verb had in the last exchange (how_echo)
         self.he = _HowEcho.read(lexicon.rule("completeness", "how_echo"))
         self.re_echo = _ReallyEcho.read(lexicon.rule("completeness", "really_echo"))
@@ -1252,8 +1268,15 @@ class Ellipsis:
             return None
         v = m.group("v")
         asp = m.group("asp") or ""
-        if asp == "了" and not self.negated_end.search(m.group("pre")):
-            return None  # 现在能看了 / 吃了呀: a change of state, no object missing
+        asked_le = (
+            self.vo_asked_le is not None
+            and self.vo_asked_le.search(m.group("pre")) is not None
+            and m.group("pt")[:1] in ("吗", "么")
+        )
+        if asp == "了" and not self.negated_end.search(m.group("pre")) and not asked_le:
+            # 现在能看了 / 吃了呀: a change of state, no object missing (那你买了吗 asks whether
+            # it was done: the object goes before 了)
+            return None
         final = asp in ("过了", "了")  # 看过了 / 不穿了: the final 了 stays last
         at = m.end("asp") - 1 if final else m.end("v") + len(m.group("to") or "") + len(asp)
         # 梦三国呢 / 也没玩过: the thing the assistant asked about with a bare X呢 goes first
@@ -1279,7 +1302,7 @@ class Ellipsis:
             )
         said = self.mt.verb_object(
             (exchange[1], exchange[0]), (v, *self.vo_kinds.get(v, ())), query=text
-        )
+        ) or self._fronted_object(exchange, (v, *self.vo_kinds.get(v, ())), text)
         if said is not None:
             obj, ti = said
             note = f"{v} takes its object {obj!r} as said there"
@@ -1667,7 +1690,7 @@ class Ellipsis:
             return None  # 香蕉也吃: the object stands in front of the verb
         said = self.mt.verb_object(
             (exchange[1], exchange[0]), (v, *self.vo_kinds.get(v, ())), query=text
-        )
+        ) or self._fronted_object(exchange, (v, *self.vo_kinds.get(v, ())), text)
         if said is None:
             topic = self._typed_topic(exchange, v, text) or self._shared_topic(
                 exchange, v, text, m.start("v")
@@ -1705,6 +1728,46 @@ class Ellipsis:
             state, rule.source, text, m.end("tail") if after_de else at, obj, ti, note
         )
 
+    def _fronted_object(
+        self, exchange: tuple[TurnInfo, TurnInfo], verbs: Sequence[str], text: str
+    ) -> tuple[str, TurnInfo] | None:
+        """The phrase a turn of the last exchange (the reply first) put before one of ``verbs``
+        as its topic, the turn being nothing but that phrase, a speaker, adverbs or modals and
+        the verb with its aspect and a final particle (rules/completeness.yaml verb_object
+        ``fronted``: 手语你懂么 / 你懂吗 -> 你懂手语吗; 我作业还没做完呢 / 我刚写完 -> 我刚写完作业).
+        Not a phrase naming a person (the verb's subject: 女儿也喜欢), a time alone (今天你吃了吗),
+        one holding a pronoun or a question word, nor one the query already says."""
+        verbs = [v for v in verbs if v not in self.vo_fronted_not_verbs]
+        if not self.vo_fronted or not verbs:
+            return None
+        alt = "|".join(re.escape(v) for v in sorted(set(verbs), key=len, reverse=True))
+        shape = re.compile(f"{self.vo_fronted}(?P<v>{alt}){self.vo_fronted_end}")
+        for ti in (exchange[1], exchange[0]):
+            m = shape.match(ti.turn.content)
+            # the verb a word of its own (not 看 of 好看 / 电影好看吗)
+            if m is None or not any(t.start == m.start("v") for t in ti.parse.tokens):
+                continue
+            x = m.group("x")
+            if x in text or phrase_len(x) > self.vo_max or _HAS_QWORD.search(x):
+                continue
+            if self.vo_fronted_not is not None and self.vo_fronted_not.search(x):
+                continue
+            toks = [t for t in self.mt.parse(x).tokens if t.text.strip()]
+            kinds = [kind_of(t.pos, t.text) for t in toks]
+            if not toks or all(k == "TIME" for k in kinds):
+                continue  # 今天你吃了吗: when, not what
+            if kinds[-1] not in ("NOUN", "OTHER") or not set(kinds) <= self.vo_fronted_kinds:
+                continue  # 好久没玩了 / 哦都认识 / 你要负责吃完啊: no noun phrase before the verb
+            if any(t.text in PERSON_PRONOUNS for t in toks):
+                continue
+            person = any(mt.text == x and mt.etype in HUMAN_TYPES for mt in ti.mentions) or (
+                len(toks) == 1 and self.mt.analyzer.type_of(x, toks[0].pos) in HUMAN_TYPES
+            )
+            if person and m.group("v") not in self.vo_fronted_persons:
+                continue  # 女儿也喜欢: the subject; 郭文杰认识吗: whom one knows
+            return x, ti
+        return None
+
     def _work_named(self, state: State, d: Dialogue, before: str) -> bool:
         """The verb before the object's gap takes a work (``open_topic_types``: 看 / 读) and the
         user named one in the last exchange (飘的作者是谁 / 玛格丽特米切尔 / 你读过吗): the
@@ -1720,8 +1783,9 @@ class Ellipsis:
         """The one thing of a type ``verb`` takes (rules/completeness.yaml verb_object
         ``open_topic_types``: 看 a work, 吃 a food) the last exchange names, typed by a dictionary
         or by a topic frame (``open_topic_frames``: X是谁写的 says X is a work), when the user's
-        turn named it and the query does not (活着是谁写的 / 余华 / 你爱看吗 -> 活着). None when
-        there is none or more than one."""
+        turn named it and the query does not (活着是谁写的 / 余华 / 你爱看吗 -> 活着); for a verb of
+        going (``open_topic_reply``) also a place only the reply named, but not where the reply's
+        speaker is (我在广州). None when there is none or more than one."""
         want = self.vo_topic_types.get(verb)
         if not want:
             return None
@@ -1735,9 +1799,20 @@ class Ellipsis:
             )
             and not (self.vo_topic_not is not None and self.vo_topic_not.search(mt.text))
         }
-        if len({t for t, _ in found}) != 1 or not any(user for _, user in found):
+        if len({t for t, _ in found}) != 1:
             return None
+        by_user = any(user for _, user in found)
         topic = found.pop()[0]
+        if not by_user:
+            # 去 / 来: the one place the reply named is where to go (我要深圳 / 那你来), not
+            # where the reply's speaker is (我在广州)
+            said = exchange[1].turn.content
+            at = said.find(topic)
+            if verb not in self.vo_topic_reply or (
+                self.vo_topic_reply_not is not None
+                and self.vo_topic_reply_not.search(said[: max(at, 0)])
+            ):
+                return None
         return None if topic in text else topic
 
     def _negation_echo(self, state: State, d: Dialogue, text: str) -> State | None:
@@ -1806,16 +1881,33 @@ class Ellipsis:
         asked = told.turn.content.strip()
         if self.tell.end is not None:
             asked = self.tell.end.sub("", asked)
+        # 帮我查一下 takes a bare noun phrase, 告诉我吧 a question (a question to look up is
+        # looked up by its topic: 你帮我搜一下 + 木槿, not 木槿是什么样的)
+        look = bool(m.groupdict().get("look"))
         if (
             not 2 <= len(asked) <= self.tell.max_len
             or _CLAUSES.search(asked)
-            or not self.tell.asked.search(asked)
+            or not (self._looked_up(told, asked) if look else self.tell.asked.search(asked))
             or (self.tell.not_asked is not None and self.tell.not_asked.match(asked))
             or asked in text
         ):
             return None
         note = f"what to tell: the user's question {asked!r}"
         return _object_after(state, rule.source, text, m.end("pre"), asked, told, note)
+
+    def _looked_up(self, told: TurnInfo, asked: str) -> bool:
+        """The user's turn ``told`` (``asked`` without its final particles) is a bare noun
+        phrase, what a verb of looking up (rules/completeness.yaml tell_asked, group ``look``:
+        帮我查一下 / 你帮我查查呗) is asked to find: no pronoun, verb or adverb in it
+        (直链淀粉的结构 / 今年世界杯赛程表)."""
+        toks = [t for t in told.parse.tokens if t.end <= len(asked) and t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        return (
+            bool(toks)
+            and toks[-1].end == len(asked)
+            and kinds[-1] == "NOUN"
+            and all(k in ("NOUN", "DE", "TIME", "ADJ", "NUM", "OTHER") for k in kinds)
+        )
 
     def _send_had(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare request to send (rules/completeness.yaml ``send_me``) after the user asked
@@ -1885,10 +1977,39 @@ class Ellipsis:
             and not self.mt.is_category(m.text)
         }
         found = {f for f in found if not any(f != g and f in g for g in found)}
+        if not found:
+            whole = self._said_whole(told)  # 就花鲢吧 / 好大的花鲢: cut 花/鲢, said whole
+            found = {whole} if whole is not None and whole in reply else set()
         if len(found) != 1:
             return None
         topic = found.pop()
         return None if topic in text else topic
+
+    def _said_whole(self, ti: TurnInfo) -> str | None:
+        """Turn ``ti`` as one phrase, however jieba cut it, when it is nothing but a lead
+        (rules/completeness.yaml verb_object ``shared_whole``: 就 / 那就) and the phrase with a
+        final particle (就花鲢吧 -> 花鲢, 卤煮): at least ``shared_min`` and at most
+        ``max_object`` characters, no pronoun, question word or what ``shared_not_topic`` finds."""
+        m = self.vo_shared_whole.match(ti.turn.content) if self.vo_shared_whole else None
+        if m is None:
+            return None
+        x = m.group("x")
+        if (
+            not self.vo_shared_min <= len(x) <= self.vo_max
+            or self.personal.search(x)
+            or _HAS_QWORD.search(x)
+            or (self.vo_shared_not is not None and self.vo_shared_not.search(x))
+            or self.mt.is_category(x)
+        ):
+            return None
+        # a place or a time is where or when, not what (一起去吃 / 昆明; 冬天)
+        toks = [t for t in ti.parse.tokens if x in t.text or t.text in x]
+        types = {mt.etype for mt in ti.mentions if mt.text == x} | {
+            self.mt.analyzer.type_of(t.text, t.pos) for t in toks
+        }
+        if types & self.vo_shared_not_types or any(t.pos.startswith(("t", "ns")) for t in toks):
+            return None
+        return x
 
     def _bare_topic(self, ti: TurnInfo) -> str | None:
         """The whole of turn ``ti`` when it is a bare noun phrase (剑风传奇 / 猪肘子呀): nouns, a
@@ -2222,6 +2343,8 @@ class Ellipsis:
             )
         if named is None and kind == "object" and not confident:
             named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
+        if named is None and kind == "object" and not confident:
+            named = self._refused(state, d, cands, text)  # 成语接龙可从没输过 / 不玩
         if named is not None:
             best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
@@ -2861,6 +2984,33 @@ class Ellipsis:
             if said.startswith(m.text) and self._evaluation(said[len(m.text) :]) is not None:
                 return c
         return None
+
+    def _refused(self, state: State, d: Dialogue, cands: list[Any], text: str) -> Any | None:
+        """The best candidate, when it is the assistant's last turn's and the query is nothing
+        but a negated verb (rules/completeness.yaml verb_object ``refused``: 不玩 / 没看过 /
+        我不认识): the user turns down or denies what the reply just brought up (我熟读成语
+        成语接龙可从没输过 / 不玩 -> 不玩成语接龙), however salient. Never for a verb of
+        ``refused_not_verbs`` (不知道 takes a clause); not a person's kind (表哥), nor a named
+        person for a verb of ``refused_no_person`` (吃 / 玩), nor a modifier (神级的东西)."""
+        m = self.vo_refused.match(text) if self.vo_refused is not None else None
+        last = _answered(state, d)
+        if m is None or last is None or not cands:
+            return None
+        best, v = cands[0], m.group("v")
+        if best.mention.turn != last.turn.index or self.personal.search(best.mention.text):
+            return None
+        if best.mention.text.startswith(v):
+            return None  # 养猫很治愈的 / 我没养过: the verb's own phrase, no thing (own_question)
+        if (
+            v in self.vo_refused_not_verbs
+            or best.mention.etype == "human"  # 表哥 / 同学: a kind of person, not who
+            or (best.mention.etype in HUMAN_TYPES and v in self.vo_refused_no_person)
+        ):
+            return None
+        after = last.turn.content[best.mention.end : best.mention.end + 2]
+        if after[:1] == "的" and self.vo_refused_de.match(after[1:]):
+            return None  # 不用特别神级的东西: a modifier, no thing (讲鱼香肉丝的 ends the turn)
+        return best
 
     def _copula_led(self, parse: Parse) -> bool:
         """是 + a noun phrase and nothing before it (是一个游戏 / 也是歌手啊): it says what

@@ -473,7 +473,7 @@ class MultiTurn:
             # a pronoun names a person (你的照片), 吉他 holds no 他
             if (
                 not obj
-                or len(obj) > self.vo_max
+                or phrase_len(obj) > self.vo_max
                 or PERSON_PRONOUNS & {u.text for u in self.parse(obj).tokens}
             ):
                 continue
@@ -1551,6 +1551,15 @@ def _whole_in_both(pa: Parse, a: int, pb: Parse, b: int, size: int) -> tuple[int
 
 
 _END_PUNCT = "?？!！。.~ "  # what ends a turn without being part of what it says
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def phrase_len(text: str) -> int:
+    """The length of a phrase as a cap on objects reads it: a Latin word (office365 / iphone)
+    counts as one character, a Chinese character as one (买了office365: 1, not 9)."""
+    return len(_LATIN_WORD.sub("A", text))
 
 
 def unpunctuated(text: str) -> str:
