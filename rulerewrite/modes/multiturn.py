@@ -1925,6 +1925,15 @@ def ambiguous_with(cands: list[Candidate], d: Dialogue) -> list[Candidate]:
     return set_rivals(cands, d) or [c for c in cands if c.mention.etype == cands[0].mention.etype]
 
 
+def named_referent(state: State) -> bool:
+    """Whether a reference of the query was already resolved to a person's name (etype
+    ``person``, not a person word such as 前男友). Why: such a query names who it is about, and
+    asking the user would throw that resolution away over a second reference (那这个你去问他 /
+    他们幸福么) that the user's words keep well enough. Example: after 他 -> 伍佰 in 那这个你去问他,
+    the unresolved 这个 no longer makes the rewrite ask."""
+    return any(e.slot == "referent" and e.type == "person" for e in state.resolved_context)
+
+
 def ask(
     state: State,
     mode_id: str,
@@ -1934,7 +1943,13 @@ def ask(
     missing: tuple[str, ...],
     note: str,
 ) -> State:
-    """The ask-the-user result: nothing is invented, the user is asked to name the entity."""
+    """The ask-the-user result: nothing is invented, the user is asked to name the entity.
+
+    Once a reference of the query was resolved to a name, a further reference that finds
+    nothing stays as the user wrote it instead (李晨 / 他是我第一个喜欢的明星 -> 李晨是我第一个
+    喜欢的明星): the query is then clear enough to search, see :func:`named_referent`."""
+    if named_referent(state):
+        return state.note(mode_id, rule, f"{note}; left as said after a name was resolved")
     step = new_step(mode_id, rule, state.standalone, state.standalone, None, "applied", note)
     return state.with_step(
         step,
