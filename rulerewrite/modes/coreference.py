@@ -859,6 +859,7 @@ class Coreference:
             attributes=self.mt.attribute_words,
             own_names=self.mt.own_names,
             versions=self.mt.version_suffix,
+            fuller_names=human and ref.kind == "pronoun",
         )
         if good and place_types:
             good = self._place_choice(d, window, orig_text, ref, good, cands)

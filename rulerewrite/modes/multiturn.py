@@ -1819,6 +1819,18 @@ def _user_fuller(wider: Candidate, part: str, versions: re.Pattern[str] | None) 
     return bool(rest) and versions is not None and versions.match(rest) is not None
 
 
+def _fuller_name(wider: Candidate, part: Candidate, versions: re.Pattern[str] | None) -> bool:
+    """``wider`` is the user's fuller form of the name ``part`` (:func:`_user_fuller`) that ends
+    with it, in the same script (克里斯|保罗, david |bowie; not fgo|李书文). Why: the reply and
+    the chat shorten a name the user said in full, and the rewrite says it as the user did.
+    Example: 克里斯保罗是我最喜欢的球星 / 我喜欢保罗 / 他能夺冠吗 -> 克里斯保罗能夺冠吗."""
+    text, piece = wider.mention.text, part.mention.text
+    if part.mention.etype not in _NAME_TYPES or not text.endswith(piece):
+        return False
+    lead = text[: -len(piece)].strip()
+    return lead.isascii() == piece.isascii() and _user_fuller(wider, piece, versions)
+
+
 def outermost(texts: Sequence[str] | set[str]) -> list[str]:
     """The texts no other of ``texts`` contains (S7 inside 云栖S7, 球迷 inside 天台的球迷: a name
     inside a longer one is the same thing), in their order."""
@@ -1832,6 +1844,7 @@ def merge_nested(
     attributes: frozenset[str] = frozenset(),
     own_names: frozenset[str] = frozenset(),
     versions: re.Pattern[str] | None = None,
+    fuller_names: bool = False,
 ) -> list[Candidate]:
     """A name inside a longer candidate that scores about as well (S7 in 云栖S7扫地机,
     养老年金 in 金福来养老年金) is the same referent, not a rival: keep the longer phrase. A
@@ -1843,7 +1856,9 @@ def merge_nested(
     ``own_names`` (case-folded dictionary persons and works) the user named is not absorbed by a
     longer phrase only the reply said (海绵宝宝 / 海绵宝宝动画). A name is absorbed by its
     numbered version whatever their scores when ``versions`` matches what follows it (小米 /
-    小米8, 战狼 / 战狼2; a sign's stem by its full name: 双鱼 / 双鱼座)."""
+    小米8, 战狼 / 战狼2; a sign's stem by its full name: 双鱼 / 双鱼座). With ``fuller_names``
+    (a person pronoun) a name is absorbed whatever the scores by the user's fuller form of it
+    (:func:`_fuller_name`: 克里斯保罗 / 保罗, david bowie / bowie)."""
     out: list[Candidate] = []
     absorbed: dict[str, Candidate] = {}  # wider phrase -> the best part it absorbed
     texts = [c.mention.text for c in cands]
@@ -1874,6 +1889,9 @@ def merge_nested(
                     and o.mention.text.startswith(ct)
                     and versions.match(o.mention.text[len(ct) :]) is not None
                 )
+                # the user's fuller form of a person's name that ends with it (克里斯保罗 /
+                # 保罗 in the reply): the user's name, whatever the piece scores as the topic
+                or (fuller_names and _fuller_name(o, c, versions))
                 # a piece of a compound name that starts or ends with it (乔丹 / 迈克尔乔丹,
                 # 比特 / 比特币, NBA / NBA勇士队): the full name, unless it is a 的-phrase
                 or (
