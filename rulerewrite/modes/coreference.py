@@ -836,7 +836,11 @@ class Coreference:
         lu = d.last_user()
         recent = {ti.turn.index for ti in d.turns[-(self.person_back + 1) :]}
         recent = {i for i in recent if lu is not None and i == lu.turn.index}
-        if human and self._person_before(orig_text, ref):
+        before = self._person_before(orig_text, ref) if human else None
+        # 有了男朋友一定要他带我去: a person word before the pronoun is who it is, unless the
+        # user's last turn was about a name (崔永元不是…吗 / 我最喜欢的主持人了希望他好起来)
+        user_turn = recent if before == "human" else set()
+        if before is not None:
             recent = set()  # 耶稣就是你的救主他为你死: 他 is the person just named
         good = merge_nested(
             [
@@ -847,7 +851,11 @@ class Coreference:
                     or (
                         human
                         and c.mention.etype in self.person_types
-                        and (c.mention.turn in recent or "repeated" in c.why)
+                        and (
+                            c.mention.turn in recent
+                            or "repeated" in c.why
+                            or _user_subject_name(c, user_turn)
+                        )
                     )
                 )
                 and c.score >= self.min_score
@@ -2386,15 +2394,22 @@ class Coreference:
             for t in self.mt.parse(text).tokens
         )
 
-    def _person_before(self, text: str, ref: Ref) -> bool:
-        """The query itself names a person before the pronoun (耶稣…他): the pronoun most likely
-        points at that person, not at one from the history."""
-        return any(
-            t.end <= ref.start
-            and kind_of(t.pos, t.text) == "NOUN"
-            and self.mt.analyzer.type_of(t.text, t.pos) in self.person_types
-            for t in self.mt.parse(text).tokens
-        )
+    def _person_before(self, text: str, ref: Ref) -> str | None:
+        """The type of the person the query itself says before the pronoun: ``person`` for a
+        name (耶稣…他) or a person word right before it (吓到了路人他), ``human`` for a person
+        word further back (有了男朋友一定要他), None for neither. The pronoun most likely points
+        at that person, not at one from the history."""
+        found: dict[str, int] = {}  # each person type and where its last word ends
+        for t in self.mt.parse(text).tokens:
+            if t.end <= ref.start and kind_of(t.pos, t.text) == "NOUN":
+                etype = self.mt.analyzer.type_of(t.text, t.pos)
+                if etype in self.person_types:
+                    found[etype] = t.end
+        if not found:
+            return None
+        if "person" in found or found["human"] == ref.start:
+            return "person"  # a name, or a person word right before it (吓到了路人他会报警吗)
+        return "human"
 
     def _attribute_of(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
         """这个费用多少 after 个税年度汇算…: 个税年度汇算的费用多少. Only a clear topic is used;
@@ -2544,6 +2559,15 @@ _SPEAKERISH = re.compile("[你我他她它您咱这那什啥谁]")  # 叫你 / �
 _LATIN = re.compile(
     r"[A-Za-z][A-Za-z .'-]*"
 )  # yoyo / Miley Cyrus: may name a person  # 这乐器的声音: a phrase pointing elsewhere itself  # 他请我吃火锅: the person goes on across turns
+
+
+def _user_subject_name(c: Candidate, recent: set[int]) -> bool:
+    """A name (etype ``person``) that is the subject of the user's last turn (``recent``).
+    Why: a person word the query says before its pronoun (央视主持人 / 外国友人) describes
+    the one the user was talking about rather than a new person. Example: 崔永元不是…好朋友吗 /
+    是么 / 我最喜欢的央视主持人了希望他好起来 -> 希望崔永元好起来."""
+    m = c.mention
+    return m.turn in recent and m.etype == "person" and m.gram in ("subj", "topic")
 
 
 def _strong(c: Candidate) -> bool:
