@@ -766,6 +766,14 @@ class Coreference:
         animacy = None if ref.animacy == "any" else ("human" if human else "nonhuman")
         if ref.etype is not None:
             animacy = None
+        elif (
+            ref.noun
+            and set(self.mt.category_types.get(ref.noun, ())) == {"person"}
+            and not orig_text[: ref.start].endswith("的")
+        ):
+            # 你怎么看这个人 / 那人颜值怎么样: the noun says a person, whatever 这个 says (演
+            # 道明寺的那个人: a clause says who, and 这个 keeps to things)
+            animacy = None
         elif bare and animacy == "nonhuman" and any(w in orig_text for w in self.who_words):
             # 这是谁: a bare 这 asking who is about a person
             animacy = None
