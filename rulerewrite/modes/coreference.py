@@ -329,6 +329,19 @@ class _LoneAnimal(RuleView):
 
 
 @dataclass(frozen=True)
+class _HousePronoun(RuleView):
+    """``house_pronoun``: 他家 / 她家 / 它家, the shop or company the last exchange is about
+    (家 goes with the pronoun) or a person's home (家 stays)."""
+
+    pronouns: frozenset[str] = frozenset()
+    after: str = ""
+    salient: frozenset[str] = frozenset()
+    min_score: float = 2.0
+    people: frozenset[str] = frozenset()
+    not_types: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class _WorkPronoun(RuleView):
     """``work_pronoun``: 你知道飘吗 / … / 它的作者, 它 asked about as a work (its author, its
     story: title_hints) is the title the last exchange said in a frame."""
@@ -537,6 +550,7 @@ class Coreference:
         self.framed = _FramedName.read(lexicon.rule("coreference", "framed_name"))
         self.request = _RequestedWork.read(lexicon.rule("coreference", "requested_work"))
         self.animal = _LoneAnimal.read(lexicon.rule("coreference", "lone_animal"))
+        self.house = _HousePronoun.read(lexicon.rule("coreference", "house_pronoun"))
         who_frame = lexicon.rule("context", "topic_who")
         self.person_frame = who_frame.source if who_frame is not None else None
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
@@ -662,6 +676,12 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(topic.mention, topic.score, why), ref.end
                 )
+        if (
+            ref.text in self.house.pronouns
+            and self.house.after
+            and text.startswith(self.house.after, ref.end)
+        ):
+            return self._house_of(state, d, ref, orig_text)
         asked = self._known_asked(state, text, ref)
         if asked is not None:
             why = f"what the reply's question asks about ({self.known.source})"
@@ -1165,6 +1185,31 @@ class Coreference:
                 why = f"{good[0].why}; the whole name its frame said ({self.framed.source})"
                 return self._replace(state, ref, Candidate(whole, good[0].score, why), end)
         return self._replace(state, ref, good[0], end)
+
+    def _house_of(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
+        """What: 他家 / 她家 / 它家 (rules/coreference.yaml ``house_pronoun``) as the shop or
+        company the last exchange is about, 家 dropped, or as a person's home, 家 kept.
+        Why: chat calls a shop or a brand 他家 (他家火锅有老鼠), and jieba makes one word of it,
+        so the usual person pronoun finds nothing. Left as it is when the best candidate of the
+        last exchange is not salient or is rivalled.
+        Example: 哪一家火锅店好吃 / 海底捞 / 他家火锅有老鼠 -> 海底捞火锅有老鼠; 比尔盖茨 / … /
+        他家在哪里 -> 比尔盖茨家在哪里."""
+        hv = self.house
+        window = {ti.turn.index for ti in d.turns[-2:]}  # the last exchange only
+        cands = [
+            c
+            for c in self.mt.rank(d, text=orig_text)
+            if c.score >= hv.min_score and c.mention.turn in window
+        ]
+        if not cands or ambiguous(cands, d):
+            return state
+        best = cands[0]
+        if not salient(best, hv.salient) or best.mention.etype in hv.not_types:
+            return state
+        person = best.mention.etype in hv.people
+        end = ref.end if person else ref.end + len(hv.after)
+        why = f"{best.why}; {'a home' if person else 'the shop or company'} ({hv.source})"
+        return self._replace(state, ref, Candidate(best.mention, best.score, why), end)
 
     def _role_named(self, state: State, best: Candidate, cands: list[Candidate]) -> Mention | None:
         """The name the window gives the person word ``best`` stands for (rules/coreference.yaml

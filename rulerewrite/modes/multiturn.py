@@ -362,9 +362,12 @@ class MultiTurn:
 
     def _glued_ok(self, token: str, ref: str) -> bool:
         """jieba may glue a demonstrative to its noun (该市, 这款手机): accept when the rest of
-        the token is 的 or a category noun; 其他 / 其它 are not 其 + 他."""
+        the token is 的 or a category noun, or 家 after 他 / 她 / 它 (他家: coreference
+        ``house_pronoun``); 其他 / 其它 are not 其 + 他."""
         rest = token[len(ref) :]
-        return token.startswith(ref) and (rest == "的" or rest in self.category_nouns)
+        return token.startswith(ref) and (
+            rest == "的" or rest in self.category_nouns or (rest == "家" and ref in _HOUSE_REFS)
+        )
 
     def _category_span(self, word: str, after: str) -> tuple[int, int]:
         """Where the noun a demonstrative determines lies in the word jieba made of it: the
@@ -1361,6 +1364,9 @@ class _Static(NamedTuple):
     why: str  # the reasons of that score, joined with ", "
     deltas: tuple[float, ...]  # the signed terms added after the query-dependent ones, in order
     suffix_why: str  # the reasons of those terms that have one, each after ", "
+
+
+_HOUSE_REFS = frozenset({"他", "她", "它"})  # 他家 / 她家 / 它家: one jieba word
 
 
 class _Window(NamedTuple):
