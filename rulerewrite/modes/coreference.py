@@ -329,6 +329,19 @@ class _LoneAnimal(RuleView):
 
 
 @dataclass(frozen=True)
+class _DescribedPerson(RuleView):
+    """``described_person``: 唱小幸运的那个 answering who someone is -> X是唱小幸运的那个."""
+
+    refs: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
+    openers: tuple[str, ...] = ()
+    copula: str = ""
+    tail: re.Pattern[str] | None = None
+    not_said: re.Pattern[str] | None = None
+    max_len: int = 16
+
+
+@dataclass(frozen=True)
 class _HousePronoun(RuleView):
     """``house_pronoun``: 他家 / 她家 / 它家, the shop or company the last exchange is about
     (家 goes with the pronoun) or a person's home (家 stays)."""
@@ -551,6 +564,7 @@ class Coreference:
         self.request = _RequestedWork.read(lexicon.rule("coreference", "requested_work"))
         self.animal = _LoneAnimal.read(lexicon.rule("coreference", "lone_animal"))
         self.house = _HousePronoun.read(lexicon.rule("coreference", "house_pronoun"))
+        self.described = _DescribedPerson.read(lexicon.rule("coreference", "described_person"))
         who_frame = lexicon.rule("context", "topic_who")
         self.person_frame = who_frame.source if who_frame is not None else None
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
@@ -1185,6 +1199,24 @@ class Coreference:
                 why = f"{good[0].why}; the whole name its frame said ({self.framed.source})"
                 return self._replace(state, ref, Candidate(whole, good[0].score, why), end)
         return self._replace(state, ref, good[0], end)
+
+    def _describes(self, text: str, ref: Ref, m: Mention) -> bool:
+        """What: whether ``text`` is only a description of a person ending in ``ref`` (…的那个 /
+        …的那位, rules/coreference.yaml ``described_person``) and ``m`` is a person.
+        Why: such a query answers who someone is; the person goes before it as its subject
+        instead of inside it. Example: 唱小幸运的那个 with 田馥甄 -> True; 拼多多上卖的那个 with
+        vivi手机 (a product) -> False."""
+        dv = self.described
+        return (
+            dv.tail is not None
+            and ref.text in dv.refs
+            and not ref.noun
+            and m.etype in dv.types
+            and text[: ref.start].endswith("的")
+            and dv.tail.match(text, ref.end) is not None
+            and len(text) <= dv.max_len
+            and not (dv.not_said is not None and dv.not_said.search(text))
+        )
 
     def _house_of(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
         """What: 他家 / 她家 / 它家 (rules/coreference.yaml ``house_pronoun``) as the shop or
@@ -2569,6 +2601,20 @@ class Coreference:
         # follows the reference gives its owner, the query's own words stay (马化腾女儿, not
         # 马化腾女儿女儿)
         # (这个座的人 / 狮子座: after a demonstrative with its measure one character will do)
+        if self._describes(text, ref, m):
+            # 唱小幸运的那个 -> 田馥甄是唱小幸运的那个: the description stays, the person leads
+            dv = self.described
+            lead = "" if text.startswith(dv.openers) else dv.copula
+            return resolved(
+                state,
+                "coreference",
+                dv.source,
+                said + lead + text,
+                m,
+                slot="referent",
+                note=f"{ref.text} -> {said} ({best.why}; the one the description says)",
+                confidence=0.85 if _strong(best) else 0.7,
+            )
         least = 1 if text[start:end] in self.overlap_one else self.overlap_min
         # 他 人缘 (a space after the reference): the words after the space are what it says
         after = text[end:].lstrip(" ")
