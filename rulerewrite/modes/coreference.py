@@ -330,6 +330,32 @@ class _LoneAnimal(RuleView):
 
 
 @dataclass(frozen=True)
+class _DescribedPerson(RuleView):
+    """``described_person``: 唱小幸运的那个 answering who someone is -> X是唱小幸运的那个."""
+
+    refs: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
+    openers: tuple[str, ...] = ()
+    copula: str = ""
+    tail: re.Pattern[str] | None = None
+    not_said: re.Pattern[str] | None = None
+    max_len: int = 16
+
+
+@dataclass(frozen=True)
+class _HousePronoun(RuleView):
+    """``house_pronoun``: 他家 / 她家 / 它家, the shop or company the last exchange is about
+    (家 goes with the pronoun) or a person's home (家 stays)."""
+
+    pronouns: frozenset[str] = frozenset()
+    after: str = ""
+    salient: frozenset[str] = frozenset()
+    min_score: float = 2.0
+    people: frozenset[str] = frozenset()
+    not_types: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class _WorkPronoun(RuleView):
     """``work_pronoun``: 你知道飘吗 / … / 它的作者, 它 asked about as a work (its author, its
     story: title_hints) is the title the last exchange said in a frame."""
@@ -538,6 +564,8 @@ class Coreference:
         self.framed = _FramedName.read(lexicon.rule("coreference", "framed_name"))
         self.request = _RequestedWork.read(lexicon.rule("coreference", "requested_work"))
         self.animal = _LoneAnimal.read(lexicon.rule("coreference", "lone_animal"))
+        self.house = _HousePronoun.read(lexicon.rule("coreference", "house_pronoun"))
+        self.described = _DescribedPerson.read(lexicon.rule("coreference", "described_person"))
         who_frame = lexicon.rule("context", "topic_who")
         self.person_frame = who_frame.source if who_frame is not None else None
         # 她 -> 帅哥 is wrong: gendered head endings must agree with a gendered pronoun
@@ -663,6 +691,12 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(topic.mention, topic.score, why), ref.end
                 )
+        if (
+            ref.text in self.house.pronouns
+            and self.house.after
+            and text.startswith(self.house.after, ref.end)
+        ):
+            return self._house_of(state, d, ref, orig_text)
         asked = self._known_asked(state, text, ref)
         if asked is not None:
             why = f"what the reply's question asks about ({self.known.source})"
@@ -767,6 +801,14 @@ class Coreference:
         animacy = None if ref.animacy == "any" else ("human" if human else "nonhuman")
         if ref.etype is not None:
             animacy = None
+        elif (
+            ref.noun
+            and set(self.mt.category_types.get(ref.noun, ())) == {"person"}
+            and not orig_text[: ref.start].endswith("的")
+        ):
+            # 你怎么看这个人 / 那人颜值怎么样: the noun says a person, whatever 这个 says (演
+            # 道明寺的那个人: a clause says who, and 这个 keeps to things)
+            animacy = None
         elif bare and animacy == "nonhuman" and any(w in orig_text for w in self.who_words):
             # 这是谁: a bare 这 asking who is about a person
             animacy = None
@@ -837,7 +879,11 @@ class Coreference:
         lu = d.last_user()
         recent = {ti.turn.index for ti in d.turns[-(self.person_back + 1) :]}
         recent = {i for i in recent if lu is not None and i == lu.turn.index}
-        if human and self._person_before(orig_text, ref):
+        before = self._person_before(orig_text, ref) if human else None
+        # 有了男朋友一定要他带我去: a person word before the pronoun is who it is, unless the
+        # user's last turn was about a name (崔永元不是…吗 / 我最喜欢的主持人了希望他好起来)
+        user_turn = recent if before == "human" else set()
+        if before is not None:
             recent = set()  # 耶稣就是你的救主他为你死: 他 is the person just named
         good = merge_nested(
             [
@@ -848,7 +894,11 @@ class Coreference:
                     or (
                         human
                         and c.mention.etype in self.person_types
-                        and (c.mention.turn in recent or "repeated" in c.why)
+                        and (
+                            c.mention.turn in recent
+                            or "repeated" in c.why
+                            or _user_subject_name(c, user_turn)
+                        )
                     )
                 )
                 and c.score >= self.min_score
@@ -860,6 +910,7 @@ class Coreference:
             attributes=self.mt.attribute_words,
             own_names=self.mt.own_names,
             versions=self.mt.version_suffix,
+            fuller_names=human and ref.kind == "pronoun",
         )
         if good and place_types:
             good = self._place_choice(d, window, orig_text, ref, good, cands)
@@ -1149,6 +1200,49 @@ class Coreference:
                 why = f"{good[0].why}; the whole name its frame said ({self.framed.source})"
                 return self._replace(state, ref, Candidate(whole, good[0].score, why), end)
         return self._replace(state, ref, good[0], end)
+
+    def _describes(self, text: str, ref: Ref, m: Mention) -> bool:
+        """What: whether ``text`` is only a description of a person ending in ``ref`` (…的那个 /
+        …的那位, rules/coreference.yaml ``described_person``) and ``m`` is a person.
+        Why: such a query answers who someone is; the person goes before it as its subject
+        instead of inside it. Example: 唱小幸运的那个 with 田馥甄 -> True; 拼多多上卖的那个 with
+        vivi手机 (a product) -> False."""
+        dv = self.described
+        return (
+            dv.tail is not None
+            and ref.text in dv.refs
+            and not ref.noun
+            and m.etype in dv.types
+            and text[: ref.start].endswith("的")
+            and dv.tail.match(text, ref.end) is not None
+            and len(text) <= dv.max_len
+            and not (dv.not_said is not None and dv.not_said.search(text))
+        )
+
+    def _house_of(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
+        """What: 他家 / 她家 / 它家 (rules/coreference.yaml ``house_pronoun``) as the shop or
+        company the last exchange is about, 家 dropped, or as a person's home, 家 kept.
+        Why: chat calls a shop or a brand 他家 (他家火锅有老鼠), and jieba makes one word of it,
+        so the usual person pronoun finds nothing. Left as it is when the best candidate of the
+        last exchange is not salient or is rivalled.
+        Example: 哪一家火锅店好吃 / 海底捞 / 他家火锅有老鼠 -> 海底捞火锅有老鼠; 比尔盖茨 / … /
+        他家在哪里 -> 比尔盖茨家在哪里."""
+        hv = self.house
+        window = {ti.turn.index for ti in d.turns[-2:]}  # the last exchange only
+        cands = [
+            c
+            for c in self.mt.rank(d, text=orig_text)
+            if c.score >= hv.min_score and c.mention.turn in window
+        ]
+        if not cands or ambiguous(cands, d):
+            return state
+        best = cands[0]
+        if not salient(best, hv.salient) or best.mention.etype in hv.not_types:
+            return state
+        person = best.mention.etype in hv.people
+        end = ref.end if person else ref.end + len(hv.after)
+        why = f"{best.why}; {'a home' if person else 'the shop or company'} ({hv.source})"
+        return self._replace(state, ref, Candidate(best.mention, best.score, why), end)
 
     def _role_named(self, state: State, best: Candidate, cands: list[Candidate]) -> Mention | None:
         """The name the window gives the person word ``best`` stands for (rules/coreference.yaml
@@ -2386,15 +2480,22 @@ class Coreference:
             for t in self.mt.parse(text).tokens
         )
 
-    def _person_before(self, text: str, ref: Ref) -> bool:
-        """The query itself names a person before the pronoun (耶稣…他): the pronoun most likely
-        points at that person, not at one from the history."""
-        return any(
-            t.end <= ref.start
-            and kind_of(t.pos, t.text) == "NOUN"
-            and self.mt.analyzer.type_of(t.text, t.pos) in self.person_types
-            for t in self.mt.parse(text).tokens
-        )
+    def _person_before(self, text: str, ref: Ref) -> str | None:
+        """The type of the person the query itself says before the pronoun: ``person`` for a
+        name (耶稣…他) or a person word right before it (吓到了路人他), ``human`` for a person
+        word further back (有了男朋友一定要他), None for neither. The pronoun most likely points
+        at that person, not at one from the history."""
+        found: dict[str, int] = {}  # each person type and where its last word ends
+        for t in self.mt.parse(text).tokens:
+            if t.end <= ref.start and kind_of(t.pos, t.text) == "NOUN":
+                etype = self.mt.analyzer.type_of(t.text, t.pos)
+                if etype in self.person_types:
+                    found[etype] = t.end
+        if not found:
+            return None
+        if "person" in found or found["human"] == ref.start:
+            return "person"  # a name, or a person word right before it (吓到了路人他会报警吗)
+        return "human"
 
     def _attribute_of(self, state: State, d: Any, ref: Ref, orig_text: str) -> State:
         """这个费用多少 after 个税年度汇算…: 个税年度汇算的费用多少. Only a clear topic is used;
@@ -2489,6 +2590,20 @@ class Coreference:
         # follows the reference gives its owner, the query's own words stay (马化腾女儿, not
         # 马化腾女儿女儿)
         # (这个座的人 / 狮子座: after a demonstrative with its measure one character will do)
+        if self._describes(text, ref, m):
+            # 唱小幸运的那个 -> 田馥甄是唱小幸运的那个: the description stays, the person leads
+            dv = self.described
+            lead = "" if text.startswith(dv.openers) else dv.copula
+            return resolved(
+                state,
+                "coreference",
+                dv.source,
+                said + lead + text,
+                m,
+                slot="referent",
+                note=f"{ref.text} -> {said} ({best.why}; the one the description says)",
+                confidence=0.85 if _strong(best) else 0.7,
+            )
         least = 1 if text[start:end] in self.overlap_one else self.overlap_min
         # 他 人缘 (a space after the reference): the words after the space are what it says
         after = text[end:].lstrip(" ")
@@ -2529,6 +2644,15 @@ _SPEAKERISH = re.compile("[你我他她它您咱这那什啥谁]")  # 叫你 / �
 _LATIN = re.compile(
     r"[A-Za-z][A-Za-z .'-]*"
 )  # yoyo / Miley Cyrus: may name a person  # 这乐器的声音: a phrase pointing elsewhere itself  # 他请我吃火锅: the person goes on across turns
+
+
+def _user_subject_name(c: Candidate, recent: set[int]) -> bool:
+    """A name (etype ``person``) that is the subject of the user's last turn (``recent``).
+    Why: a person word the query says before its pronoun (央视主持人 / 外国友人) describes
+    the one the user was talking about rather than a new person. Example: 崔永元不是…好朋友吗 /
+    是么 / 我最喜欢的央视主持人了希望他好起来 -> 希望崔永元好起来."""
+    m = c.mention
+    return m.turn in recent and m.etype == "person" and m.gram in ("subj", "topic")
 
 
 def _strong(c: Candidate) -> bool:

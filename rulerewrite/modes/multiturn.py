@@ -362,9 +362,12 @@ class MultiTurn:
 
     def _glued_ok(self, token: str, ref: str) -> bool:
         """jieba may glue a demonstrative to its noun (该市, 这款手机): accept when the rest of
-        the token is 的 or a category noun; 其他 / 其它 are not 其 + 他."""
+        the token is 的 or a category noun, or 家 after 他 / 她 / 它 (他家: coreference
+        ``house_pronoun``); 其他 / 其它 are not 其 + 他."""
         rest = token[len(ref) :]
-        return token.startswith(ref) and (rest == "的" or rest in self.category_nouns)
+        return token.startswith(ref) and (
+            rest == "的" or rest in self.category_nouns or (rest == "家" and ref in _HOUSE_REFS)
+        )
 
     def _category_span(self, word: str, after: str) -> tuple[int, int]:
         """Where the noun a demonstrative determines lies in the word jieba made of it: the
@@ -1363,6 +1366,9 @@ class _Static(NamedTuple):
     suffix_why: str  # the reasons of those terms that have one, each after ", "
 
 
+_HOUSE_REFS = frozenset({"他", "她", "它"})  # 他家 / 她家 / 它家: one jieba word
+
+
 class _Window(NamedTuple):
     """What scoring needs of a window: turn indexes, the last user turn, texts, last exchange."""
 
@@ -1853,6 +1859,18 @@ def _user_fuller(wider: Candidate, part: str, versions: re.Pattern[str] | None) 
     return bool(rest) and versions is not None and versions.match(rest) is not None
 
 
+def _fuller_name(wider: Candidate, part: Candidate, versions: re.Pattern[str] | None) -> bool:
+    """``wider`` is the user's fuller form of the name ``part`` (:func:`_user_fuller`) that ends
+    with it, in the same script (克里斯|保罗, david |bowie; not fgo|李书文). Why: the reply and
+    the chat shorten a name the user said in full, and the rewrite says it as the user did.
+    Example: 克里斯保罗是我最喜欢的球星 / 我喜欢保罗 / 他能夺冠吗 -> 克里斯保罗能夺冠吗."""
+    text, piece = wider.mention.text, part.mention.text
+    if part.mention.etype not in _NAME_TYPES or not text.endswith(piece):
+        return False
+    lead = text[: -len(piece)].strip()
+    return lead.isascii() == piece.isascii() and _user_fuller(wider, piece, versions)
+
+
 def outermost(texts: Sequence[str] | set[str]) -> list[str]:
     """The texts no other of ``texts`` contains (S7 inside 云栖S7, 球迷 inside 天台的球迷: a name
     inside a longer one is the same thing), in their order."""
@@ -1866,6 +1884,7 @@ def merge_nested(
     attributes: frozenset[str] = frozenset(),
     own_names: frozenset[str] = frozenset(),
     versions: re.Pattern[str] | None = None,
+    fuller_names: bool = False,
 ) -> list[Candidate]:
     """A name inside a longer candidate that scores about as well (S7 in 云栖S7扫地机,
     养老年金 in 金福来养老年金) is the same referent, not a rival: keep the longer phrase. A
@@ -1877,7 +1896,9 @@ def merge_nested(
     ``own_names`` (case-folded dictionary persons and works) the user named is not absorbed by a
     longer phrase only the reply said (海绵宝宝 / 海绵宝宝动画). A name is absorbed by its
     numbered version whatever their scores when ``versions`` matches what follows it (小米 /
-    小米8, 战狼 / 战狼2; a sign's stem by its full name: 双鱼 / 双鱼座)."""
+    小米8, 战狼 / 战狼2; a sign's stem by its full name: 双鱼 / 双鱼座). With ``fuller_names``
+    (a person pronoun) a name is absorbed whatever the scores by the user's fuller form of it
+    (:func:`_fuller_name`: 克里斯保罗 / 保罗, david bowie / bowie)."""
     out: list[Candidate] = []
     absorbed: dict[str, Candidate] = {}  # wider phrase -> the best part it absorbed
     texts = [c.mention.text for c in cands]
@@ -1908,6 +1929,9 @@ def merge_nested(
                     and o.mention.text.startswith(ct)
                     and versions.match(o.mention.text[len(ct) :]) is not None
                 )
+                # the user's fuller form of a person's name that ends with it (克里斯保罗 /
+                # 保罗 in the reply): the user's name, whatever the piece scores as the topic
+                or (fuller_names and _fuller_name(o, c, versions))
                 # a piece of a compound name that starts or ends with it (乔丹 / 迈克尔乔丹,
                 # 比特 / 比特币, NBA / NBA勇士队): the full name, unless it is a 的-phrase
                 or (
@@ -1959,6 +1983,15 @@ def ambiguous_with(cands: list[Candidate], d: Dialogue) -> list[Candidate]:
     return set_rivals(cands, d) or [c for c in cands if c.mention.etype == cands[0].mention.etype]
 
 
+def named_referent(state: State) -> bool:
+    """Whether a reference of the query was already resolved to a person's name (etype
+    ``person``, not a person word such as 前男友). Why: such a query names who it is about, and
+    asking the user would throw that resolution away over a second reference (那这个你去问他 /
+    他们幸福么) that the user's words keep well enough. Example: after 他 -> 伍佰 in 那这个你去问他,
+    the unresolved 这个 no longer makes the rewrite ask."""
+    return any(e.slot == "referent" and e.type == "person" for e in state.resolved_context)
+
+
 def ask(
     state: State,
     mode_id: str,
@@ -1968,7 +2001,13 @@ def ask(
     missing: tuple[str, ...],
     note: str,
 ) -> State:
-    """The ask-the-user result: nothing is invented, the user is asked to name the entity."""
+    """The ask-the-user result: nothing is invented, the user is asked to name the entity.
+
+    Once a reference of the query was resolved to a name, a further reference that finds
+    nothing stays as the user wrote it instead (李晨 / 他是我第一个喜欢的明星 -> 李晨是我第一个
+    喜欢的明星): the query is then clear enough to search, see :func:`named_referent`."""
+    if named_referent(state):
+        return state.note(mode_id, rule, f"{note}; left as said after a name was resolved")
     step = new_step(mode_id, rule, state.standalone, state.standalone, None, "applied", note)
     return state.with_step(
         step,
