@@ -459,6 +459,8 @@ class Ellipsis:
             for rid in ("answer_confirm", "answer_agree", "answer_echo", "answer_negated")
             if (r := lexicon.rule("completeness", rid)) is not None and r.pattern is not None
         ]
+        # the assistant's knowing the thing before a kind it denies (answer_confirm ``kind_lead``)
+        self.kind_lead = rule_pattern(lexicon.rule("completeness", "answer_confirm"), "kind_lead")
         # a proposal with its own subject before its modal (answer_agree ``modal_subject``)
         self.reply_modal = {
             r.id: pat for r, _, _ in self.reply_rules if (pat := rule_pattern(r, "modal_subject"))
@@ -467,6 +469,11 @@ class Ellipsis:
         self.opinion_question = rule_pattern(self.opinion_rule, "question")
         self.opinion_bare = rule_pattern(self.opinion_rule, "bare_question")
         self.offer_rule = lexicon.rule("completeness", "offered")
+        # a what-question for a thing the last exchange said the topic has (missing_subject
+        # ``had_what`` / ``had_by``): 有 joins the topic and the question
+        subject_rule = lexicon.rule("completeness", "missing_subject")
+        self.had_what = rule_pattern(subject_rule, "had_what")
+        self.had_by = rule_pattern(subject_rule, "had_by")
         self.kind_answered_rule = lexicon.rule("completeness", "kind_answered")
         self.kind_not_asked = rule_pattern(self.kind_answered_rule, "not_asked")
         self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
@@ -2300,6 +2307,8 @@ class Ellipsis:
             filler += "是"  # 哪个国家的 -> 毕加索是哪个国家的
         elif how is not None:
             pass  # the object of the how-verb takes nothing after it
+        elif kind == "subject" and not filler.endswith("的") and self._had(d, text[pos:]):
+            filler += "有"  # 什么爆点内容 -> 这部动漫有什么爆点内容 (… / 有个爆点内容)
         elif kind == "subject" and not filler.endswith("的") and self._says_what(text[pos:]):
             filler += "是"  # 谁唱的 -> 泡沫是谁唱的; 唱民谣的 -> 赵雷是唱民谣的
         if (
@@ -3175,6 +3184,24 @@ class Ellipsis:
             # asks about the topic, which stays in front)
             return word[2:] in self.dangling and word[2:] not in self.answer_verbs
         return len(word) >= 3 and word[-2:] in self.potential and word[:-2] in self.dangling
+
+    def _had(self, d: Dialogue, rest: str) -> bool:
+        """What follows a missing subject (``rest``) asks what thing the topic has, a thing
+        a turn of the last exchange said someone has (missing_subject ``had_what`` /
+        ``had_by``), so 有 joins them: 什么爆点内容 after 这部动漫呢有个爆点内容 -> X有什么爆点内容.
+        Why: X什么爆点内容 leaves out the verb the question is about."""
+        if self.had_what is None or self.had_by is None:
+            return False
+        m = self.had_what.match(rest.strip())
+        if m is None:
+            return False
+        thing = m.group("n")
+        return any(
+            said.startswith(thing, h.end())
+            for ti in d.turns[-2:]
+            for said in (ti.turn.content,)
+            for h in self.had_by.finditer(said)
+        )
 
     def _says_what(self, rest: str) -> bool:
         """What follows a missing subject says what the subject is, so 是 joins them: where
@@ -4931,6 +4958,10 @@ class Ellipsis:
                     topic, remark = toks[0].text, remark[toks[1].start :]
                 elif not toks or kind_of(toks[0].pos, toks[0].text) not in first_kinds:
                     return None  # 今天股票涨了吗 / 没有: a clause, not a predicate to negate
+            if reply in (rule.get("kind_denied") or ()):
+                denied = self._kind_denied(d, remark)
+                if denied is not None:
+                    topic, remark = denied  # 看地狱少女 / 电视剧 / 不是 -> 地狱少女不是电视剧
             after = reply in (rule.get("particles_after") or ())
             if after and pt and remark.endswith(pt):
                 pt = ""  # 素食系的 / 我也是的 -> 我也是素食系的, not 素食系的的
@@ -4947,6 +4978,31 @@ class Ellipsis:
                 confidence=0.65,
             )
         return None
+
+    def _kind_denied(self, d: Dialogue, remark: str) -> tuple[str, str] | None:
+        """The one thing the user's turn before the assistant's named (a topic frame or an
+        object: 你知道红月吗 / 看地狱少女) and the remark without the assistant's knowing it
+        (answer_confirm ``kind_lead``), when that remark is a kind (it ends with a category
+        noun: 电视剧 / 一款游戏) the thing is not in. Why: 不是 denies the thing is of the kind,
+        so the thing goes first (红月不是一款游戏), not 不是知道一款游戏. None otherwise."""
+        lead = self.kind_lead
+        kind = lead.sub("", remark, count=1) if lead is not None else remark
+        toks = [t for t in self.mt.parse(kind).tokens if t.text.strip()]
+        if not toks or toks[-1].text not in self.mt.category_nouns or len(d.turns) < 2:
+            return None
+        told = d.turns[-2]
+        if told.turn.role != "user":
+            return None
+        things = {
+            m.text
+            for m in told.mentions
+            if not m.is_set
+            and m.gram in ("topic", "obj")
+            and m.text not in kind
+            and m.text not in self.mt.category_nouns
+            and not PERSON_PRONOUNS & self._words(m.text)
+        }
+        return (things.pop(), kind) if len(things) == 1 else None
 
     def _modal_subject(self, subject: str) -> bool:
         """Whether ``subject``, said before the modal of a proposal, is named by nouns only
