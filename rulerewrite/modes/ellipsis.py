@@ -474,6 +474,9 @@ class Ellipsis:
         subject_rule = lexicon.rule("completeness", "missing_subject")
         self.had_what = rule_pattern(subject_rule, "had_what")
         self.had_by = rule_pattern(subject_rule, "had_by")
+        self.where_what = rule_pattern(subject_rule, "where_what")
+        self.kind_what = rule_pattern(subject_rule, "kind_what")
+        self.kind_by = rule_pattern(subject_rule, "kind_by")
         self.kind_answered_rule = lexicon.rule("completeness", "kind_answered")
         self.kind_not_asked = rule_pattern(self.kind_answered_rule, "not_asked")
         self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
@@ -2307,8 +2310,12 @@ class Ellipsis:
             filler += "是"  # 哪个国家的 -> 毕加索是哪个国家的
         elif how is not None:
             pass  # the object of the how-verb takes nothing after it
-        elif kind == "subject" and not filler.endswith("的") and self._had(d, text[pos:]):
-            filler += "有"  # 什么爆点内容 -> 这部动漫有什么爆点内容 (… / 有个爆点内容)
+        elif (
+            kind == "subject"
+            and not filler.endswith("的")
+            and (link := self._link(d, filler, text[pos:]))
+        ):
+            filler += link  # 什么爆点内容 -> X有什么爆点内容; 哪个省 -> 合肥在哪个省
         elif kind == "subject" and not filler.endswith("的") and self._says_what(text[pos:]):
             filler += "是"  # 谁唱的 -> 泡沫是谁唱的; 唱民谣的 -> 赵雷是唱民谣的
         if (
@@ -3185,23 +3192,35 @@ class Ellipsis:
             return word[2:] in self.dangling and word[2:] not in self.answer_verbs
         return len(word) >= 3 and word[-2:] in self.potential and word[:-2] in self.dangling
 
-    def _had(self, d: Dialogue, rest: str) -> bool:
-        """What follows a missing subject (``rest``) asks what thing the topic has, a thing
-        a turn of the last exchange said someone has (missing_subject ``had_what`` /
-        ``had_by``), so 有 joins them: 什么爆点内容 after 这部动漫呢有个爆点内容 -> X有什么爆点内容.
-        Why: X什么爆点内容 leaves out the verb the question is about."""
-        if self.had_what is None or self.had_by is None:
-            return False
-        m = self.had_what.match(rest.strip())
-        if m is None:
-            return False
-        thing = m.group("n")
-        return any(
-            said.startswith(thing, h.end())
-            for ti in d.turns[-2:]
-            for said in (ti.turn.content,)
-            for h in self.had_by.finditer(said)
-        )
+    def _link(self, d: Dialogue, topic: str, rest: str) -> str:
+        """The verb that joins a missing subject ``topic`` and the wh-question after it
+        (``rest``) when a turn of the last exchange shows it (rules/completeness.yaml
+        missing_subject): 有 for a thing that turn said someone has (``had_what`` /
+        ``had_by``: 有个爆点内容 / 什么爆点内容 -> X有什么爆点内容), 在 for a kind of place
+        asked about a topic said to be somewhere (``where_what``: 合肥在华东地区 / 哪个省 ->
+        合肥在哪个省), 是 for a kind asked about a topic whose kind was asked or said
+        (``kind_what`` / ``kind_by``: 蒙毅是什么样的人 / 什么官 -> 蒙毅是什么官; or a turn
+        opening with X是 and the kind: X是游戏名字 / 什么游戏); "" when no
+        turn shows one. Why: without it the question leaves out the verb it is about."""
+        said = [ti.turn.content for ti in d.turns[-2:]]
+        query = rest.strip()
+        had = self.had_what.match(query) if self.had_what is not None else None
+        if had is not None and self.had_by is not None:
+            thing = had.group("n")
+            if any(s.startswith(thing, h.end()) for s in said for h in self.had_by.finditer(s)):
+                return "有"
+        where = self.where_what.match(query) if self.where_what is not None else None
+        if where is not None and any(topic + "在" in s for s in said):
+            return "在"
+        kind = self.kind_what.match(query) if self.kind_what is not None else None
+        if kind is not None and self.kind_by is not None:
+            for s in said:
+                at = s.find(topic + "是")
+                after = s[at + len(topic) :] if at >= 0 else ""
+                # the kind said, only of the turn's own topic (X是游戏名字, not 治疗X是秘方)
+                if after and (self.kind_by.match(after) or (at == 0 and kind.group("n") in after)):
+                    return "是"
+        return ""
 
     def _says_what(self, rest: str) -> bool:
         """What follows a missing subject says what the subject is, so 是 joins them: where
