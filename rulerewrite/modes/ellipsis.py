@@ -477,6 +477,7 @@ class Ellipsis:
         self.where_what = rule_pattern(subject_rule, "where_what")
         self.kind_what = rule_pattern(subject_rule, "kind_what")
         self.kind_by = rule_pattern(subject_rule, "kind_by")
+        self.owned_relations = rule_words(subject_rule, "owned_relations")
         self.kind_answered_rule = lexicon.rule("completeness", "kind_answered")
         self.kind_not_asked = rule_pattern(self.kind_answered_rule, "not_asked")
         self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
@@ -2269,6 +2270,8 @@ class Ellipsis:
             filler = self.openers_re.sub("", filler) or filler
         # 危险的照明灯 / 怎么危险了: the query says the modifier, the head alone goes in
         filler = self._title_alone(unmodified(filler, state.query))
+        if kind == "subject" and not re.search("[我你他她]的?$", text[:pos]):
+            filler = self._owned(d, filler)  # 是个大帅哥 -> 我男朋友是个大帅哥
         if kind == "subject":
             filler = self._had_illness(d, best.mention, filler, text)
             filler = self._work_of_role(filler, text)
@@ -3221,6 +3224,23 @@ class Ellipsis:
                 if after and (self.kind_by.match(after) or (at == 0 and kind.group("n") in after)):
                     return "是"
         return ""
+
+    def _owned(self, d: Dialogue, phrase: str) -> str:
+        """``phrase`` with its owner when it is a relation (missing_subject
+        ``owned_relations``: 男朋友 / 老家) a turn of the last exchange, the assistant's first,
+        said whose it is (你男朋友 / 我的老家), the owner seen from the user's side (the
+        assistant's 你 is the user's 我): 你男朋友是何方妖孽 / 是个大帅哥 -> 我男朋友是个大帅哥.
+        Why: a relation without its owner leaves out whose it is. Else ``phrase`` as it is."""
+        if phrase not in self.owned_relations:
+            return phrase
+        for ti in reversed(d.turns[-2:]):
+            m = re.search(f"(我|你)(的?){re.escape(phrase)}", ti.turn.content)
+            if m is not None:
+                owner = m.group(1)
+                if ti.turn.role != "user":
+                    owner = "你" if owner == "我" else "我"
+                return owner + m.group(2) + phrase
+        return phrase
 
     def _says_what(self, rest: str) -> bool:
         """What follows a missing subject says what the subject is, so 是 joins them: where
@@ -4363,6 +4383,7 @@ class Ellipsis:
             or self.not_judged_subject.search(subject)
         ):
             return None
+        subject = self._owned(d, subject)  # 你女朋友漂亮么 / 漂亮 -> 我女朋友漂亮
         note = f"{core} judges what the assistant asked of: {subject!r}"
         return _resolved_from(
             state,
