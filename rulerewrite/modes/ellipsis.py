@@ -409,6 +409,11 @@ class Ellipsis:
         self.answer_tentative = rule_tuple(
             lexicon.rule("completeness", "answer_reply"), "tentative_end"
         )
+        # a need asked with no subject after the user told their trouble (answer_reply
+        # need_asked / trouble_end / trouble_max)
+        self.answer_need = rule_words(reply_rule, "need_asked")
+        self.answer_trouble_end = rule_pattern(reply_rule, "trouble_end")
+        self.answer_trouble_max = int((reply_rule.get("trouble_max") if reply_rule else 0) or 0)
         # a clause of its own after the answered verb (有这个倾向你结婚了吗: answer_reply)
         self.answer_clause_rest = rule_pattern(reply_rule, "clause_rest")
         # a request asked as a question (能不能像我这样严肃点): no question answered
@@ -4325,6 +4330,8 @@ class Ellipsis:
         new = new.translate(_PERSPECTIVE) + said[len(core) :]
         # 开普勒是不是游戏 / 不是 -> 开普勒不是游戏: the question's subject stays in front
         new = self._asked_subject(asked[: m.start()], text) + new
+        if not asked[: m.start()] and a in self.answer_need:
+            new = self._trouble(d) + new  # 馒头生病了 / 需不需要请假 / 需要 -> 馒头生病了需要请假
         return _resolved_from(
             state,
             self.mt.sources.get("answer_reply", "ellipsis:answer"),
@@ -4336,6 +4343,24 @@ class Ellipsis:
             note=f"answer to {asked!r}: {core} + {rest}",
             confidence=0.7,
         )
+
+    def _trouble(self, d: Dialogue) -> str:
+        """What the user's turn before the assistant's told is wrong (馒头生病了 / 痛经怎么办 ->
+        痛经), when it is a short statement or a how-to-cope question (answer_reply
+        ``trouble_end`` / ``trouble_max``), else "". Why: a need asked with no subject
+        (需不需要请假) comes of that trouble, and the answer says so: 馒头生病了需要请假."""
+        told = d.turns[-2] if len(d.turns) >= 2 else None
+        if told is None or told.turn.role != "user" or self.answer_trouble_end is None:
+            return ""
+        said = unpunctuated(told.turn.content)
+        trouble = self.answer_trouble_end.sub("", said, count=1)
+        if (
+            not 2 <= len(trouble) <= self.answer_trouble_max
+            or _HAS_QWORD.search(trouble)
+            or re.search(r"[你您吗么嘛,，。;；!！?？\s]", trouble)  # 你好 / 你呢: no trouble told
+        ):
+            return ""
+        return trouble
 
     def _judged_answer(self, state: State, d: Dialogue, text: str) -> State | None:
         """A short answer repeating the predicate the assistant's yes/no question ends with
