@@ -473,6 +473,7 @@ class Ellipsis:
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
         self.opinion_question = rule_pattern(self.opinion_rule, "question")
         self.opinion_bare = rule_pattern(self.opinion_rule, "bare_question")
+        self.opinion_ailment = rule_pattern(self.opinion_rule, "ailment")
         self.offer_rule = lexicon.rule("completeness", "offered")
         # a what-question for a thing the last exchange said the topic has (missing_subject
         # ``had_what`` / ``had_by``): 有 joins the topic and the question
@@ -5309,6 +5310,13 @@ class Ellipsis:
         if any(kind_of(t.pos, t.text) == "NOUN" for t in self.mt.parse(said).tokens):
             return None  # 当然味道不错: the reply names its own subject
         thing = self.mt.bare_noun_phrase(told.turn.content, _NOUN_PHRASE_KINDS)
+        pain = (
+            self.opinion_ailment.match(unpunctuated(told.turn.content))
+            if self.opinion_ailment
+            else None
+        )
+        if thing is None and pain is not None:
+            thing = pain["x"] + pain["a"]  # 我的喉咙痛 / 怎么了严重吗 / 很严重 -> 喉咙痛很严重
         if thing is None:
             # a topic frame's topic (读过X吗), else the one thing the turn names (我痔疮犯了)
             named = [
