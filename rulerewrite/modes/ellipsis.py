@@ -2336,6 +2336,7 @@ class Ellipsis:
             # -> 三体的作者, but a place's 空气质量 -> 成都空气质量
             filler += "" if filler.endswith("的") else "的"
         if kind == "subject" and how is None and media is None and similar is None:
+            filler = self._joined_as_said(d, filler, parse, pos)  # X剧情 / X的配音 as said
             pos = self._topic_at(parse, pos, bare=filler == best.mention.text)
         elif kind == "object":
             pos = self._object_at(text, pos)
@@ -3230,6 +3231,23 @@ class Ellipsis:
                 if after and (self.kind_by.match(after) or (at == 0 and kind.group("n") in after)):
                     return "是"
         return ""
+
+    def _joined_as_said(self, d: Dialogue, filler: str, parse: Parse, pos: int) -> str:
+        """``filler``, the topic going in before the noun the query opens with at ``pos`` (an
+        attribute: 剧情是怎样的 / 配音是谁啊), joined to it as the last exchange joined the two,
+        with 的 or without, when it said them only one way (尼基塔剧情 -> 尼基塔剧情是怎样的;
+        喜欢星蝶公主的配音 -> 星蝶公主的配音是谁啊). Why: the dialogue's own wording of the
+        phrase is the one to restore. Else ``filler`` as it is."""
+        head = next((t for t in parse.tokens if t.start >= pos and t.text.strip()), None)
+        owner = filler.removesuffix("的")
+        if head is None or head.start != pos or kind_of(head.pos, head.text) != "NOUN" or not owner:
+            return filler
+        said = [ti.turn.content for ti in d.turns[-2:]]
+        with_de = any(owner + "的" + head.text in s for s in said)
+        without = any(owner + head.text in s for s in said)
+        if with_de == without:
+            return filler
+        return owner + "的" if with_de else owner
 
     def _owned(self, d: Dialogue, phrase: str) -> str:
         """``phrase`` with its owner when it is a relation (missing_subject
