@@ -3234,17 +3234,17 @@ class Ellipsis:
 
     def _joined_as_said(self, d: Dialogue, filler: str, parse: Parse, pos: int) -> str:
         """``filler``, the topic going in before the noun the query opens with at ``pos`` (an
-        attribute: 剧情是怎样的 / 配音是谁啊), joined to it as the last exchange joined the two,
-        with 的 or without, when it said them only one way (尼基塔剧情 -> 尼基塔剧情是怎样的;
-        喜欢星蝶公主的配音 -> 星蝶公主的配音是谁啊). Why: the dialogue's own wording of the
-        phrase is the one to restore. Else ``filler`` as it is."""
+        attribute: 剧情是怎样的 / 配音是谁啊), joined to it as a turn of the last exchange that
+        says nothing but the two joined them, with 的 or without (尼基塔是讲什么的 / 尼基塔剧情 /
+        剧情是怎样的 -> 尼基塔剧情是怎样的). Why: the dialogue's own wording of the phrase is the
+        one to restore. Else ``filler`` as it is."""
         head = next((t for t in parse.tokens if t.start >= pos and t.text.strip()), None)
         owner = filler.removesuffix("的")
         if head is None or head.start != pos or kind_of(head.pos, head.text) != "NOUN" or not owner:
             return filler
-        said = [ti.turn.content for ti in d.turns[-2:]]
-        with_de = any(owner + "的" + head.text in s for s in said)
-        without = any(owner + head.text in s for s in said)
+        said = [self.final_mood.sub("", unpunctuated(ti.turn.content)) for ti in d.turns[-2:]]
+        with_de = owner + "的" + head.text in said
+        without = owner + head.text in said
         if with_de == without:
             return filler
         return owner + "的" if with_de else owner
