@@ -544,7 +544,9 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 是个大帅哥 / 什么爆点内容 / 哪个省: the missing topic, its owner and the verb joining it
     # to a wh-question (ellipsis _owned / _link)
     ("completeness", "missing_subject"): {
-        **dict.fromkeys(("had_what", "had_by", "where_what", "kind_what", "kind_by"), "regex"),
+        **dict.fromkeys(
+            ("had_what", "had_by", "where_what", "kind_what", "kind_by", "asked_of"), "regex"
+        ),
         "owned_relations": "words",
     },
     # 不是 / 是的 / 对啊: a bare yes or no to the assistant's remark (ellipsis _confirm)

@@ -484,6 +484,7 @@ class Ellipsis:
         self.kind_what = rule_pattern(subject_rule, "kind_what")
         self.kind_by = rule_pattern(subject_rule, "kind_by")
         self.owned_relations = rule_words(subject_rule, "owned_relations")
+        self.asked_of = rule_pattern(subject_rule, "asked_of")
         self.kind_answered_rule = lexicon.rule("completeness", "kind_answered")
         self.kind_not_asked = rule_pattern(self.kind_answered_rule, "not_asked")
         self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
@@ -1088,6 +1089,7 @@ class Ellipsis:
         # topic after it, in the clause it frames (我觉得华为蛮好的); a bare 感觉 does not
         at = frame.end() if frame is not None and framed and self.speakers.match(said) else 0
         cop_word = "是" if how == "kind" and cop is None and not framed else ""
+        name = self._asked_of(d, name)  # 高尔基的原名呢 / 不就是… -> 高尔基的原名不就是…
         new = text[:at] + name + cop_word + text[at:]
         return _resolved_from(
             state,
@@ -2278,6 +2280,7 @@ class Ellipsis:
         filler = self._title_alone(unmodified(filler, state.query))
         if kind == "subject" and not re.search("[我你他她]的?$", text[:pos]):
             filler = self._owned(d, filler)  # 是个大帅哥 -> 我男朋友是个大帅哥
+            filler = self._asked_of(d, filler)  # 那汪涵的老婆呢 / 一般般 -> 汪涵的老婆一般般
         if kind == "subject":
             filler = self._had_illness(d, best.mention, filler, text)
             filler = self._work_of_role(filler, text)
@@ -3248,6 +3251,21 @@ class Ellipsis:
         if with_de == without:
             return filler
         return owner + "的" if with_de else owner
+
+    def _asked_of(self, d: Dialogue, topic: str) -> str:
+        """The attribute or relation of ``topic`` the assistant's last turn asked back about
+        (missing_subject ``asked_of``: 那汪涵的老婆呢 / 高尔基的原名呢), with its owner: what the
+        user says next is said of it (一般般 -> 汪涵的老婆一般般). Why: the topic alone would
+        judge the owner, not what was asked. Else ``topic`` as it is."""
+        last = d.turns[-1] if d.turns else None
+        if self.asked_of is None or last is None or last.turn.role == "user":
+            return topic
+        m = self.asked_of.match(unpunctuated(last.turn.content))
+        if m is None or m["of"] != topic:
+            return topic
+        if m["n"] not in self.attribute_nouns and m["n"] not in self.owned_relations:
+            return topic
+        return topic + "的" + m["n"]
 
     def _owned(self, d: Dialogue, phrase: str) -> str:
         """``phrase`` with its owner when it is a relation (missing_subject
