@@ -536,8 +536,25 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("completeness", "counter_offer"): {"pattern": "regex", "max_query": "count"},
     # 会 / 没有吧: a short yes/no answer to the assistant's yes/no question (ellipsis answer)
     ("completeness", "answer_reply"): {
-        **dict.fromkeys(("pattern", "clause_rest", "request"), "regex"),
-        **dict.fromkeys(("addressees", "subject_open", "subject_end", "tentative_end"), "words"),
+        **dict.fromkeys(("pattern", "clause_rest", "request", "trouble_end"), "regex"),
+        **dict.fromkeys(
+            ("addressees", "subject_open", "subject_end", "tentative_end", "need_asked"), "words"
+        ),
+        "trouble_max": "count",
+    },
+    # 是个大帅哥 / 什么爆点内容 / 哪个省: the missing topic, its owner and the verb joining it
+    # to a wh-question (ellipsis _owned / _link)
+    ("completeness", "missing_subject"): {
+        **dict.fromkeys(
+            ("had_what", "had_by", "where_what", "kind_what", "kind_by", "asked_of"), "regex"
+        ),
+        "owned_relations": "words",
+    },
+    # 不是 / 是的 / 对啊: a bare yes or no to the assistant's remark (ellipsis _confirm)
+    ("completeness", "answer_confirm"): {
+        **dict.fromkeys(("pattern", "drop_lead", "drop_end", "kind_lead"), "regex"),
+        **dict.fromkeys(("dodges", "particles_after", "kind_denied"), "words"),
+        "max_remark": "count",
     },
     # 这都不知道 after the reply's question: what the question asks about (coreference
     # known_asked)

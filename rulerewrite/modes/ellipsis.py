@@ -417,6 +417,11 @@ class Ellipsis:
         self.answer_tentative = rule_tuple(
             lexicon.rule("completeness", "answer_reply"), "tentative_end"
         )
+        # a need asked with no subject after the user told their trouble (answer_reply
+        # need_asked / trouble_end / trouble_max)
+        self.answer_need = rule_words(reply_rule, "need_asked")
+        self.answer_trouble_end = rule_pattern(reply_rule, "trouble_end")
+        self.answer_trouble_max = int((reply_rule.get("trouble_max") if reply_rule else 0) or 0)
         # a clause of its own after the answered verb (有这个倾向你结婚了吗: answer_reply)
         self.answer_clause_rest = rule_pattern(reply_rule, "clause_rest")
         # a request asked as a question (能不能像我这样严肃点): no question answered
@@ -467,6 +472,8 @@ class Ellipsis:
             for rid in ("answer_confirm", "answer_agree", "answer_echo", "answer_negated")
             if (r := lexicon.rule("completeness", rid)) is not None and r.pattern is not None
         ]
+        # the assistant's knowing the thing before a kind it denies (answer_confirm ``kind_lead``)
+        self.kind_lead = rule_pattern(lexicon.rule("completeness", "answer_confirm"), "kind_lead")
         # a proposal with its own subject before its modal (answer_agree ``modal_subject``)
         self.reply_modal = {
             r.id: pat for r, _, _ in self.reply_rules if (pat := rule_pattern(r, "modal_subject"))
@@ -474,7 +481,18 @@ class Ellipsis:
         self.opinion_rule = lexicon.rule("completeness", "answer_opinion")
         self.opinion_question = rule_pattern(self.opinion_rule, "question")
         self.opinion_bare = rule_pattern(self.opinion_rule, "bare_question")
+        self.opinion_ailment = rule_pattern(self.opinion_rule, "ailment")
         self.offer_rule = lexicon.rule("completeness", "offered")
+        # a what-question for a thing the last exchange said the topic has (missing_subject
+        # ``had_what`` / ``had_by``): 有 joins the topic and the question
+        subject_rule = lexicon.rule("completeness", "missing_subject")
+        self.had_what = rule_pattern(subject_rule, "had_what")
+        self.had_by = rule_pattern(subject_rule, "had_by")
+        self.where_what = rule_pattern(subject_rule, "where_what")
+        self.kind_what = rule_pattern(subject_rule, "kind_what")
+        self.kind_by = rule_pattern(subject_rule, "kind_by")
+        self.owned_relations = rule_words(subject_rule, "owned_relations")
+        self.asked_of = rule_pattern(subject_rule, "asked_of")
         self.kind_answered_rule = lexicon.rule("completeness", "kind_answered")
         self.kind_not_asked = rule_pattern(self.kind_answered_rule, "not_asked")
         self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
@@ -1095,6 +1113,7 @@ class Ellipsis:
         # topic after it, in the clause it frames (我觉得华为蛮好的); a bare 感觉 does not
         at = frame.end() if frame is not None and framed and self.speakers.match(said) else 0
         cop_word = "是" if how == "kind" and cop is None and not framed else ""
+        name = self._asked_of(d, name)  # 高尔基的原名呢 / 不就是… -> 高尔基的原名不就是…
         new = text[:at] + name + cop_word + text[at:]
         return _resolved_from(
             state,
@@ -2396,6 +2415,9 @@ class Ellipsis:
             filler = self.openers_re.sub("", filler) or filler
         # 危险的照明灯 / 怎么危险了: the query says the modifier, the head alone goes in
         filler = self._title_alone(unmodified(filler, state.query))
+        if kind == "subject" and not re.search("[我你他她]的?$", text[:pos]):
+            filler = self._owned(d, filler)  # 是个大帅哥 -> 我男朋友是个大帅哥
+            filler = self._asked_of(d, filler)  # 那汪涵的老婆呢 / 一般般 -> 汪涵的老婆一般般
         if kind == "subject":
             filler = self._had_illness(d, best.mention, filler, text)
             filler = self._work_of_role(filler, text)
@@ -2441,6 +2463,12 @@ class Ellipsis:
             filler += "是"  # 哪个国家的 -> 毕加索是哪个国家的
         elif how is not None:
             pass  # the object of the how-verb takes nothing after it
+        elif (
+            kind == "subject"
+            and not filler.endswith("的")
+            and (link := self._link(d, filler, text[pos:]))
+        ):
+            filler += link  # 什么爆点内容 -> X有什么爆点内容; 哪个省 -> 合肥在哪个省
         elif kind == "subject" and not filler.endswith("的") and self._says_what(text[pos:]):
             filler += "是"  # 谁唱的 -> 泡沫是谁唱的; 唱民谣的 -> 赵雷是唱民谣的
         if (
@@ -2466,6 +2494,7 @@ class Ellipsis:
             filler += "的"
             pos = owner_at
         elif kind == "subject" and how is None and media is None and similar is None:
+            filler = self._joined_as_said(d, filler, parse, pos)  # X剧情 / X的配音 as said
             pos = self._topic_at(parse, pos, bare=filler == best.mention.text)
         elif kind == "object":
             pos = self._object_at(text, pos)
@@ -3449,6 +3478,85 @@ class Ellipsis:
             # asks about the topic, which stays in front)
             return word[2:] in self.dangling and word[2:] not in self.answer_verbs
         return len(word) >= 3 and word[-2:] in self.potential and word[:-2] in self.dangling
+
+    def _link(self, d: Dialogue, topic: str, rest: str) -> str:
+        """The verb that joins a missing subject ``topic`` and the wh-question after it
+        (``rest``) when a turn of the last exchange shows it (rules/completeness.yaml
+        missing_subject): 有 for a thing that turn said someone has (``had_what`` /
+        ``had_by``: 有个爆点内容 / 什么爆点内容 -> X有什么爆点内容), 在 for a kind of place
+        asked about a topic said to be somewhere (``where_what``: 合肥在华东地区 / 哪个省 ->
+        合肥在哪个省), 是 for a kind asked about a topic whose kind was asked or said
+        (``kind_what`` / ``kind_by``: 蒙毅是什么样的人 / 什么官 -> 蒙毅是什么官; or a turn
+        opening with X是 and the kind: X是游戏名字 / 什么游戏); "" when no
+        turn shows one. Why: without it the question leaves out the verb it is about."""
+        said = [ti.turn.content for ti in d.turns[-2:]]
+        query = rest.strip()
+        had = self.had_what.match(query) if self.had_what is not None else None
+        if had is not None and self.had_by is not None:
+            thing = had.group("n")
+            if any(s.startswith(thing, h.end()) for s in said for h in self.had_by.finditer(s)):
+                return "有"
+        where = self.where_what.match(query) if self.where_what is not None else None
+        if where is not None and any(topic + "在" in s for s in said):
+            return "在"
+        kind = self.kind_what.match(query) if self.kind_what is not None else None
+        if kind is not None and self.kind_by is not None:
+            for s in said:
+                at = s.find(topic + "是")
+                after = s[at + len(topic) :] if at >= 0 else ""
+                # the kind said, only of the turn's own topic (X是游戏名字, not 治疗X是秘方)
+                if after and (self.kind_by.match(after) or (at == 0 and kind.group("n") in after)):
+                    return "是"
+        return ""
+
+    def _joined_as_said(self, d: Dialogue, filler: str, parse: Parse, pos: int) -> str:
+        """``filler``, the topic going in before the noun the query opens with at ``pos`` (an
+        attribute: 剧情是怎样的 / 配音是谁啊), joined to it as a turn of the last exchange that
+        says nothing but the two joined them, with 的 or without (尼基塔是讲什么的 / 尼基塔剧情 /
+        剧情是怎样的 -> 尼基塔剧情是怎样的). Why: the dialogue's own wording of the phrase is the
+        one to restore. Else ``filler`` as it is."""
+        head = next((t for t in parse.tokens if t.start >= pos and t.text.strip()), None)
+        owner = filler.removesuffix("的")
+        if head is None or head.start != pos or kind_of(head.pos, head.text) != "NOUN" or not owner:
+            return filler
+        said = [self.final_mood.sub("", unpunctuated(ti.turn.content)) for ti in d.turns[-2:]]
+        with_de = owner + "的" + head.text in said
+        without = owner + head.text in said
+        if with_de == without:
+            return filler
+        return owner + "的" if with_de else owner
+
+    def _asked_of(self, d: Dialogue, topic: str) -> str:
+        """The attribute or relation of ``topic`` the assistant's last turn asked back about
+        (missing_subject ``asked_of``: 那汪涵的老婆呢 / 高尔基的原名呢), with its owner: what the
+        user says next is said of it (一般般 -> 汪涵的老婆一般般). Why: the topic alone would
+        judge the owner, not what was asked. Else ``topic`` as it is."""
+        last = d.turns[-1] if d.turns else None
+        if self.asked_of is None or last is None or last.turn.role == "user":
+            return topic
+        m = self.asked_of.match(unpunctuated(last.turn.content))
+        if m is None or m["of"] != topic:
+            return topic
+        if m["n"] not in self.attribute_nouns and m["n"] not in self.owned_relations:
+            return topic
+        return topic + "的" + m["n"]
+
+    def _owned(self, d: Dialogue, phrase: str) -> str:
+        """``phrase`` with its owner when it is a relation (missing_subject
+        ``owned_relations``: 男朋友 / 老家) a turn of the last exchange, the assistant's first,
+        said whose it is (你男朋友 / 我的老家), the owner seen from the user's side (the
+        assistant's 你 is the user's 我): 你男朋友是何方妖孽 / 是个大帅哥 -> 我男朋友是个大帅哥.
+        Why: a relation without its owner leaves out whose it is. Else ``phrase`` as it is."""
+        if phrase not in self.owned_relations:
+            return phrase
+        for ti in reversed(d.turns[-2:]):
+            m = re.search(f"(我|你)(的?){re.escape(phrase)}", ti.turn.content)
+            if m is not None:
+                owner = m.group(1)
+                if ti.turn.role != "user":
+                    owner = "你" if owner == "我" else "我"
+                return owner + m.group(2) + phrase
+        return phrase
 
     def _says_what(self, rest: str) -> bool:
         """What follows a missing subject says what the subject is, so 是 joins them: where
@@ -4550,6 +4658,8 @@ class Ellipsis:
         new = new.translate(_PERSPECTIVE) + said[len(core) :]
         # 开普勒是不是游戏 / 不是 -> 开普勒不是游戏: the question's subject stays in front
         new = self._asked_subject(asked[: m.start()], text) + new
+        if not asked[: m.start()] and a in self.answer_need:
+            new = self._trouble(d) + new  # 馒头生病了 / 需不需要请假 / 需要 -> 馒头生病了需要请假
         return _resolved_from(
             state,
             self.mt.sources.get("answer_reply", "ellipsis:answer"),
@@ -4561,6 +4671,24 @@ class Ellipsis:
             note=f"answer to {asked!r}: {core} + {rest}",
             confidence=0.7,
         )
+
+    def _trouble(self, d: Dialogue) -> str:
+        """What the user's turn before the assistant's told is wrong (馒头生病了 / 痛经怎么办 ->
+        痛经), when it is a short statement or a how-to-cope question (answer_reply
+        ``trouble_end`` / ``trouble_max``), else "". Why: a need asked with no subject
+        (需不需要请假) comes of that trouble, and the answer says so: 馒头生病了需要请假."""
+        told = d.turns[-2] if len(d.turns) >= 2 else None
+        if told is None or told.turn.role != "user" or self.answer_trouble_end is None:
+            return ""
+        said = unpunctuated(told.turn.content)
+        trouble = self.answer_trouble_end.sub("", said, count=1)
+        if (
+            not 2 <= len(trouble) <= self.answer_trouble_max
+            or _HAS_QWORD.search(trouble)
+            or re.search(r"[你您吗么嘛,，。;；!！?？\s]", trouble)  # 你好 / 你呢: no trouble told
+        ):
+            return ""
+        return trouble
 
     def _judged_answer(self, state: State, d: Dialogue, text: str) -> State | None:
         """A short answer repeating the predicate the assistant's yes/no question ends with
@@ -4608,6 +4736,7 @@ class Ellipsis:
             or self.not_judged_subject.search(subject)
         ):
             return None
+        subject = self._owned(d, subject)  # 你女朋友漂亮么 / 漂亮 -> 我女朋友漂亮
         at = asked.find(subject)
         if (
             at > 0
@@ -5232,6 +5361,10 @@ class Ellipsis:
                     topic, remark = toks[0].text, remark[toks[1].start :]
                 elif not toks or kind_of(toks[0].pos, toks[0].text) not in first_kinds:
                     return None  # 今天股票涨了吗 / 没有: a clause, not a predicate to negate
+            if reply in (rule.get("kind_denied") or ()):
+                denied = self._kind_denied(d, remark)
+                if denied is not None:
+                    topic, remark = denied  # 看地狱少女 / 电视剧 / 不是 -> 地狱少女不是电视剧
             after = reply in (rule.get("particles_after") or ())
             if after and pt and remark.endswith(pt):
                 pt = ""  # 素食系的 / 我也是的 -> 我也是素食系的, not 素食系的的
@@ -5248,6 +5381,31 @@ class Ellipsis:
                 confidence=0.65,
             )
         return None
+
+    def _kind_denied(self, d: Dialogue, remark: str) -> tuple[str, str] | None:
+        """The one thing the user's turn before the assistant's named (a topic frame or an
+        object: 你知道红月吗 / 看地狱少女) and the remark without the assistant's knowing it
+        (answer_confirm ``kind_lead``), when that remark is a kind (it ends with a category
+        noun: 电视剧 / 一款游戏) the thing is not in. Why: 不是 denies the thing is of the kind,
+        so the thing goes first (红月不是一款游戏), not 不是知道一款游戏. None otherwise."""
+        lead = self.kind_lead
+        kind = lead.sub("", remark, count=1) if lead is not None else remark
+        toks = [t for t in self.mt.parse(kind).tokens if t.text.strip()]
+        if not toks or toks[-1].text not in self.mt.category_nouns or len(d.turns) < 2:
+            return None
+        told = d.turns[-2]
+        if told.turn.role != "user":
+            return None
+        things = {
+            m.text
+            for m in told.mentions
+            if not m.is_set
+            and m.gram in ("topic", "obj")
+            and m.text not in kind
+            and m.text not in self.mt.category_nouns
+            and not PERSON_PRONOUNS & self._words(m.text)
+        }
+        return (things.pop(), kind) if len(things) == 1 else None
 
     def _modal_subject(self, subject: str) -> bool:
         """Whether ``subject``, said before the modal of a proposal, is named by nouns only
@@ -5489,6 +5647,13 @@ class Ellipsis:
         if any(kind_of(t.pos, t.text) == "NOUN" for t in self.mt.parse(said).tokens):
             return None  # 当然味道不错: the reply names its own subject
         thing = self.mt.bare_noun_phrase(told.turn.content, _NOUN_PHRASE_KINDS)
+        pain = (
+            self.opinion_ailment.match(unpunctuated(told.turn.content))
+            if self.opinion_ailment
+            else None
+        )
+        if thing is None and pain is not None:
+            thing = pain["x"] + pain["a"]  # 我的喉咙痛 / 怎么了严重吗 / 很严重 -> 喉咙痛很严重
         if thing is None:
             # a topic frame's topic (读过X吗), else the one thing the turn names (我痔疮犯了)
             named = [
