@@ -718,6 +718,9 @@ class Ellipsis:
         self.topic_passive = rule_pattern(tc, "passive")
         self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
+        self.topic_where = rule_pattern(tc, "where_asked")
+        self.topic_which = rule_pattern(tc, "which")
+        self.topic_described_max = int((tc.get("described_max") if tc else 0) or 16)
         self.typed_rule = lexicon.rule("completeness", "typed_comment")
         tr = self.typed_rule
         self.typed_comments = () if tr is None else self._typed_comment_types(tr)
@@ -1065,12 +1068,25 @@ class Ellipsis:
             and not body.endswith("吧")
         ):
             how = "predicate"
+        if not how and "located" in shapes and self._located(toks, kinds, body, exchange):
+            how = "located"  # 义乌什么地方 / 在浙江省啊: where the topic is
+        if not how and "described" in shapes and self._described(np_toks, np_kinds, body):
+            how = "described"  # 一座来了就不想走的城市: what kind of thing the topic is
+        if (
+            not how
+            and "which" in shapes
+            and self.topic_which is not None
+            and self.topic_which.match(body)
+            and len(toks) > 1
+            and kinds[1] == "NOUN"
+        ):
+            how = "which"  # 哪家酒店好: which one of the topic's parts or kinds
         if not how:
             return None
         # 我觉得蛮好的: a frame that names its speaker (ellipsis_patterns speakers) keeps the
         # topic after it, in the clause it frames (我觉得华为蛮好的); a bare 感觉 does not
         at = frame.end() if frame is not None and framed and self.speakers.match(said) else 0
-        cop_word = "是" if how == "kind" and cop is None and not framed else ""
+        cop_word = "是" if how in ("kind", "described") and cop is None and not framed else ""
         new = text[:at] + name + cop_word + text[at:]
         return _resolved_from(
             state,
@@ -1084,6 +1100,46 @@ class Ellipsis:
             note=f"{how} comment on {name!r}, the one topic of the last exchange ({source})",
             confidence=0.6,
         )
+
+    def _located(
+        self, toks: list[Any], kinds: list[str], body: str, exchange: tuple[TurnInfo, TurnInfo]
+    ) -> bool:
+        """Whether ``body`` says where something is, after an exchange that asked where the
+        topic is (rules/completeness.yaml topic_comment ``where_asked``): time words or adverbs,
+        then 在 and a noun, and no question of its own. Why: 在浙江省啊 after 义乌什么地方 answers
+        for 义乌, which it leaves out. Example: 现在在湖人 -> 詹姆斯现在在湖人."""
+        asked = self.topic_where
+        if asked is None or _HAS_QWORD.search(body):
+            return False
+        if not any(asked.search(ti.turn.content) for ti in exchange):
+            return False
+        i = 0
+        while i < len(toks) and kinds[i] in ("TIME", "ADV"):
+            i += 1
+        return i + 1 < len(toks) and toks[i].text == "在" and kinds[i + 1] == "NOUN"
+
+    def _described(self, toks: list[Any], kinds: list[str], body: str) -> bool:
+        """Whether ``toks`` (a comment without its final particles) is a noun phrase that
+        describes a kind of thing: a modifier, 的, then a head noun (很细心的一个星座 /
+        世界上最大的洲), with no pronoun, conjunction, preposition, copula nor question in it.
+        Why: such a phrase said of the topic says what the topic is, so it takes 是 (温州 /
+        一座来了就不想走的城市 -> 温州是一座来了就不想走的城市); a number before 的 (80的样子)
+        measures something, and an adverb before a verb (最喜欢他家的) opens a clause."""
+        words = [t.text for t in toks]
+        if len(toks) < 3 or kinds[-1] != "NOUN" or "的" not in words:
+            return False
+        if len(body) > self.topic_described_max or "是" in body or _HAS_QWORD.search(body):
+            return False
+        at = len(words) - 1 - words[::-1].index("的")
+        if all(k == "NUM" or w.isdigit() for k, w in zip(kinds[:at], words, strict=False)):
+            return False
+        if not all(k in ("NOUN", "NUM", "ADJ") for k in kinds[at + 1 :]):
+            return False
+        if kinds[0] not in ("ADV", "NUM", "NOUN", "ADJ", "LOC") or (
+            kinds[0] == "ADV" and kinds[1] == "VERB"
+        ):
+            return False
+        return not any(k in ("CONJ", "PREP", "PRON") for k in kinds)
 
     def _copula_comment(self, toks: list[Any], kinds: list[str], at: int) -> bool:
         """What follows the copula at ``at`` says what something is: a noun phrase, a number,
