@@ -719,6 +719,7 @@ class Ellipsis:
         self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
         self.topic_where = rule_pattern(tc, "where_asked")
+        self.topic_lead_rest = int((tc.get("lead_question_max") if tc else 0) or 8)
         self.topic_which = rule_pattern(tc, "which")
         self.topic_described_max = int((tc.get("described_max") if tc else 0) or 16)
         self.typed_rule = lexicon.rule("completeness", "typed_comment")
@@ -961,7 +962,7 @@ class Ellipsis:
             return None
         if self.ack is not None and self.ack.match(said):
             return None  # 是吗我也喜欢 / 好吧: a reply to the reply, not a comment on the thing
-        found = self._one_topic(d, exchange)
+        found = self._one_topic(d, exchange) or self._user_lead(exchange)
         if found is None:
             return None
         topic, source = found
@@ -1239,6 +1240,30 @@ class Ellipsis:
         if in_told and not in_last and not last.mentions and _alone(topic.text, told):
             return topic, "user"
         return None
+
+    def _user_lead(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
+        """The thing the user's last turn opens with and asks about, when the reply does not
+        name it (``user_lead``): the turn is the name and a short question about it (房价会跌吗 /
+        云台山怎么样), and names nothing else. Why: the reply left the question open or talked
+        around it, so a follow-up that only predicates is still about the thing asked about
+        (房价会跌吗 / … / 真的会跌 -> 房价真的会跌)."""
+        told, last = exchange
+        if told.turn.role != "user" or not is_question(told.parse):
+            return None
+        opening = [m for m in told.mentions if m.start == 0 and not m.is_set]
+        if not opening:
+            return None
+        topic = max(opening, key=lambda m: len(m.text))
+        rest = told.turn.content[len(topic.text) :].strip().rstrip("?？!！。.~ ")
+        if (
+            len(topic.text) < 2
+            or not rest.rstrip("吗么呢吧啊呀的")  # 唱歌大会么 / 步步高的吗: no question about it
+            or len(rest) > self.topic_lead_rest
+            or topic.text in last.turn.content
+            or not _alone(topic.text, told)
+        ):
+            return None
+        return topic, "user_lead"
 
     def _own_question(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The user's own yes/no question of the last exchange answered, or asked again, with
