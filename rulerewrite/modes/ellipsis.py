@@ -1204,6 +1204,16 @@ class Ellipsis:
             if not any(t.startswith(u + "的") and named[u].etype in self.topic_types for u in named)
         ]
         names = outermost(names)
+        if len(names) > 1:
+            # 莫文蔚身材很好 / 莫文蔚 … 身材很好: a property both said (身材) is what the exchange
+            # says of the topic, no second topic
+            things = [t for t in names if t not in self.topic_props | self.topic_person_props]
+            names = things if things else names
+        if len(names) > 1:
+            # 红楼梦的作者是谁 / 嘿嘿红楼梦是曹雪芹著啦: the one dictionary name both speakers
+            # said is the topic, a name one of them added (曹雪芹) is said of it
+            said = [t for t in names if t in a and t in b and self._dictionary_named(t, exchange)]
+            names = said if len(said) == 1 else names
         if len(names) != 1:
             return None
         topic = named[names[0]]
@@ -1240,6 +1250,15 @@ class Ellipsis:
         if in_told and not in_last and not last.mentions and _alone(topic.text, told):
             return topic, "user"
         return None
+
+    @staticmethod
+    def _dictionary_named(name: str, exchange: tuple[TurnInfo, TurnInfo]) -> bool:
+        """Whether a domain dictionary typed ``name`` in either turn of ``exchange``."""
+        return any(
+            m.text == name and m.source.startswith("dictionaries/")
+            for ti in exchange
+            for m in ti.mentions
+        )
 
     def _user_lead(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
         """The thing the user's last turn opens with and asks about, when the reply does not
