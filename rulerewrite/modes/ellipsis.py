@@ -719,6 +719,7 @@ class Ellipsis:
         self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
         self.topic_where = rule_pattern(tc, "where_asked")
+        self.topic_reply_lead = rule_pattern(tc, "reply_lead")
         self.topic_lead_rest = int((tc.get("lead_question_max") if tc else 0) or 8)
         self.topic_which = rule_pattern(tc, "which")
         self.topic_described_max = int((tc.get("described_max") if tc else 0) or 16)
@@ -1186,6 +1187,13 @@ class Ellipsis:
                 )
             named.setdefault(m.text, m)
         reply = self.mt.bare_noun_phrase(b, _NOUN_PHRASE_KINDS)
+        lead = self.topic_reply_lead.match(b) if self.topic_reply_lead is not None else None
+        if reply is None and lead is not None:
+            # 看无敌破坏王二 / 那冰激淋 / 是天宫赐福吗: the noun phrase after a bare verb of
+            # what to watch, play or go to, 那 or 是, the reply's whole content all the same
+            reply = self.mt.bare_noun_phrase(
+                b[lead.end() :].strip().rstrip("?？!！。.~ 吗"), _NOUN_PHRASE_KINDS
+            )
         if reply is not None and (not _CJK.search(reply) or self.personal.search(reply)):
             reply = None  # notime / 我的: no thing to comment on
         if reply is not None and not any(
