@@ -983,8 +983,8 @@ class Ellipsis:
         body = said[frame.end() :] if frame is not None and framed else said
         toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
-        if not toks:
-            return None
+        if not toks or (source == "user_lead" and "PRON" in kinds):
+            return None  # 好不害羞你: said to the hearer, not of the thing the user opened with
         props = self.topic_props
         if topic.etype in HUMAN_TYPES:
             props = props | self.topic_person_props
@@ -1012,6 +1012,8 @@ class Ellipsis:
             and kinds[1] in ("ADJ", "NOUN", "VERB")
             and toks[1].text not in self.topic_not_deg
             and not bare_np
+            # 好主意 / 有点婴儿肥 after a name the user only opened with: a noun phrase of its own
+            and not (source == "user_lead" and kinds[1] == "NOUN")
         ):
             how = "degree"  # 太娘了 / 挺有明星气质的名字
         elif (
@@ -1189,8 +1191,8 @@ class Ellipsis:
         reply = self.mt.bare_noun_phrase(b, _NOUN_PHRASE_KINDS)
         lead = self.topic_reply_lead.match(b) if self.topic_reply_lead is not None else None
         if reply is None and lead is not None:
-            # 看无敌破坏王二 / 那冰激淋 / 是天宫赐福吗: the noun phrase after a bare verb of
-            # what to watch, play or go to, 那 or 是, the reply's whole content all the same
+            # 那冰激淋 / 是天宫赐福吗: the noun phrase after 那 or 是 is the reply's whole content
+            # all the same
             reply = self.mt.bare_noun_phrase(
                 b[lead.end() :].strip().rstrip("?？!！。.~ 吗"), _NOUN_PHRASE_KINDS
             )
@@ -1269,13 +1271,13 @@ class Ellipsis:
         )
 
     def _user_lead(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
-        """The thing the user's last turn opens with and asks about, when the reply does not
-        name it (``user_lead``): the turn is the name and a short question about it (房价会跌吗 /
-        云台山怎么样), and names nothing else. Why: the reply left the question open or talked
-        around it, so a follow-up that only predicates is still about the thing asked about
-        (房价会跌吗 / … / 真的会跌 -> 房价真的会跌)."""
+        """The thing the user's last turn opens with, when the reply does not name it
+        (``user_lead``): the turn is the name and a short question or remark about it (房价会跌吗
+        / 云台山怎么样 / 豆奶确实好喝), and names nothing else. Why: the reply left the question
+        open or talked around it, so a follow-up that only predicates is still about the thing
+        the user raised (房价会跌吗 / … / 真的会跌 -> 房价真的会跌)."""
         told, last = exchange
-        if told.turn.role != "user" or not is_question(told.parse):
+        if told.turn.role != "user":
             return None
         opening = [m for m in told.mentions if m.start == 0 and not m.is_set]
         if not opening:
