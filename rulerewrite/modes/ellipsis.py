@@ -1002,6 +1002,9 @@ class Ellipsis:
         np_kinds = [kind_of(t.pos, t.text) for t in np_toks]
         bare_np = bool(np_kinds) and np_kinds[-1] == "NOUN" and set(np_kinds) <= _COMMENT_NP
         cop = self.topic_copula.match(body) if self.topic_copula is not None else None
+        if framed and "framed_degree" in shapes:
+            # 我觉得很有名啊: a speaker's frame makes a degree word an evaluation of the topic
+            shapes = shapes | {"degree"}
         how = ""
         if "copula" in shapes and cop is not None and self._copula_comment(toks, kinds, cop.end()):
             how = "copula"  # 就是一个流浪诗人 / 不就是射击游戏
