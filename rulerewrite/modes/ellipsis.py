@@ -1006,7 +1006,14 @@ class Ellipsis:
             # 我觉得很有名啊: a speaker's frame makes a degree word an evaluation of the topic
             shapes = shapes | {"degree"}
         how = ""
-        if "copula" in shapes and cop is not None and self._copula_comment(toks, kinds, cop.end()):
+        if (
+            "copula" in shapes
+            and cop is not None
+            and self._copula_comment(toks, kinds, cop.end())
+            # 不是安静的做一个美男子: after a name the user only opened with, a denial answers
+            # the hearer, not the topic
+            and not (source == "user_lead" and "不" in cop.group())
+        ):
             how = "copula"  # 就是一个流浪诗人 / 不就是射击游戏
         elif (
             "degree" in shapes
