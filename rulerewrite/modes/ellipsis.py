@@ -719,6 +719,7 @@ class Ellipsis:
         self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
         self.topic_where = rule_pattern(tc, "where_asked")
+        self.topic_question_max = int((tc.get("question_max") if tc else 0) or 6)
         self.topic_reply_lead = rule_pattern(tc, "reply_lead")
         self.topic_lead_rest = int((tc.get("lead_question_max") if tc else 0) or 8)
         self.topic_which = rule_pattern(tc, "which")
@@ -1082,6 +1083,13 @@ class Ellipsis:
             and not body.endswith("吧")
         ):
             how = "predicate"
+        if (
+            not how
+            and "question" in shapes
+            and is_question(exchange[0].parse)  # 姑娘要淡定 / … / 憋屈么: no question about it
+            and self._bare_question(toks, kinds, body)
+        ):
+            how = "question"  # 宇宙多少岁了 / … / 有多大: another question about the topic
         if not how and "located" in shapes and self._located(toks, kinds, body, exchange):
             how = "located"  # 义乌什么地方 / 在浙江省啊: where the topic is
         if not how and "described" in shapes and self._described(np_toks, np_kinds, body):
@@ -1131,6 +1139,27 @@ class Ellipsis:
         while i < len(toks) and kinds[i] in ("TIME", "ADV"):
             i += 1
         return i + 1 < len(toks) and toks[i].text == "在" and kinds[i + 1] == "NOUN"
+
+    def _bare_question(self, toks: list[Any], kinds: list[str], body: str) -> bool:
+        """Whether ``body`` is a short question with no subject of its own: a predicate (a verb,
+        an adjective, an adverb, a preposition or a question word) first, a question word or a
+        final question particle, no speaker nor demonstrative, at most
+        ``question_max`` characters. Why: 有多大 / 在哪儿 / 猥琐吗 ask about something the
+        turn leaves out, the thing the user raised (宇宙多少岁了 / … / 有多大 -> 宇宙有多大).
+        A noun first (家里几个人) may be the subject itself."""
+        if len(body) > self.topic_question_max or self.speakers.search(body):
+            return False
+        if kinds[0] not in ("VERB", "ADJ", "ADV", "PREP", "PRON", "NOUN"):
+            return False
+        if kinds[0] == "PRON" and not is_question_word(toks[0].text):
+            return False  # 这样真的合适吗: a demonstrative is a subject of its own
+        if toks[0].text.startswith("哪") and len(toks) > 1 and kinds[1] == "ADV":
+            return False  # 哪个更值得买: a choice among things, the comparison's to complete
+        if kinds[0] == "NOUN" and not (len(toks) == 2 and kinds[1] == "PART"):
+            return False  # 猥琐吗 (a noun to jieba) alone, not 家里几个人
+        if toks[0].text in self.topic_not_pred or (len(toks) == 2 and kinds[0] == "VERB"):
+            return False  # 玩吗: a bare verb asks whether to do it, nothing about a thing
+        return bool(_HAS_QWORD.search(body)) or toks[-1].text in ("吗", "么", "嘛")
 
     def _described(self, toks: list[Any], kinds: list[str], body: str) -> bool:
         """Whether ``toks`` (a comment without its final particles) is a noun phrase that
@@ -1296,6 +1325,7 @@ class Ellipsis:
         rest = told.turn.content[len(topic.text) :].strip().rstrip("?？!！。.~ ")
         if (
             len(topic.text) < 2
+            or _CJK.search(topic.text) is None  # so今天你怀了吗: no name
             or not rest.rstrip("吗么呢吧啊呀的")  # 唱歌大会么 / 步步高的吗: no question about it
             or len(rest) > self.topic_lead_rest
             or topic.text in last.turn.content
