@@ -1157,6 +1157,8 @@ class Ellipsis:
             return False  # 哪个更值得买: a choice among things, the comparison's to complete
         if kinds[0] == "NOUN" and not (len(toks) == 2 and kinds[1] == "PART"):
             return False  # 猥琐吗 (a noun to jieba) alone, not 家里几个人
+        if "NOUN" in kinds[1:]:
+            return False  # 在北京么: a thing of its own the question is about
         if toks[0].text in self.topic_not_pred or (len(toks) == 2 and kinds[0] == "VERB"):
             return False  # 玩吗: a bare verb asks whether to do it, nothing about a thing
         return bool(_HAS_QWORD.search(body)) or toks[-1].text in ("吗", "么", "嘛")
