@@ -1090,7 +1090,11 @@ class Ellipsis:
             and self._bare_question(toks, kinds, body)
         ):
             how = "question"  # 宇宙多少岁了 / … / 有多大: another question about the topic
-        if not how and "located" in shapes and self._located(toks, kinds, body, exchange):
+        if (
+            not how
+            and ("located" in shapes or "located_any" in shapes)
+            and self._located(toks, kinds, body, exchange, asked="located_any" not in shapes)
+        ):
             how = "located"  # 义乌什么地方 / 在浙江省啊: where the topic is
         if not how and "described" in shapes and self._described(np_toks, np_kinds, body):
             how = "described"  # 一座来了就不想走的城市: what kind of thing the topic is
@@ -1124,16 +1128,23 @@ class Ellipsis:
         )
 
     def _located(
-        self, toks: list[Any], kinds: list[str], body: str, exchange: tuple[TurnInfo, TurnInfo]
+        self,
+        toks: list[Any],
+        kinds: list[str],
+        body: str,
+        exchange: tuple[TurnInfo, TurnInfo],
+        *,
+        asked: bool = True,
     ) -> bool:
-        """Whether ``body`` says where something is, after an exchange that asked where the
-        topic is (rules/completeness.yaml topic_comment ``where_asked``): time words or adverbs,
-        then 在 and a noun, and no question of its own. Why: 在浙江省啊 after 义乌什么地方 answers
-        for 义乌, which it leaves out. Example: 现在在湖人 -> 詹姆斯现在在湖人."""
-        asked = self.topic_where
-        if asked is None or _HAS_QWORD.search(body):
+        """Whether ``body`` says where something is (``asked``: after an exchange that asked
+        where the topic is, rules/completeness.yaml topic_comment ``where_asked``): time words
+        or adverbs, then 在 and a noun, and no question of its own. Why: 在浙江省啊 after
+        义乌什么地方 answers for 义乌, which it leaves out. Example: 现在在湖人 ->
+        詹姆斯现在在湖人."""
+        where = self.topic_where
+        if _HAS_QWORD.search(body):
             return False
-        if not any(asked.search(ti.turn.content) for ti in exchange):
+        if asked and (where is None or not any(where.search(ti.turn.content) for ti in exchange)):
             return False
         i = 0
         while i < len(toks) and kinds[i] in ("TIME", "ADV"):
