@@ -719,6 +719,7 @@ class Ellipsis:
         self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
         self.topic_where = rule_pattern(tc, "where_asked")
+        self.topic_fair = rule_pattern(tc, "fair")
         self.topic_question_max = int((tc.get("question_max") if tc else 0) or 6)
         self.topic_reply_lead = rule_pattern(tc, "reply_lead")
         self.topic_lead_rest = int((tc.get("lead_question_max") if tc else 0) or 8)
@@ -1090,6 +1091,8 @@ class Ellipsis:
             and self._bare_question(toks, kinds, body)
         ):
             how = "question"  # 宇宙多少岁了 / … / 有多大: another question about the topic
+        if not how and "fair" in shapes and self.topic_fair is not None:
+            how = "fair" if self.topic_fair.match(body) else ""  # 还行吧: a so-so evaluation
         if (
             not how
             and ("located" in shapes or "located_any" in shapes)
