@@ -760,6 +760,13 @@ class Ellipsis:
         self.topic_passive = rule_pattern(tc, "passive")
         self.topic_intense = rule_pattern(tc, "intensified")
         self.topic_max = int((tc.get("max_len") if tc else 0) or 24)
+        self.topic_where = rule_pattern(tc, "where_asked")
+        self.topic_fair = rule_pattern(tc, "fair")
+        self.topic_question_max = int((tc.get("question_max") if tc else 0) or 6)
+        self.topic_reply_lead = rule_pattern(tc, "reply_lead")
+        self.topic_lead_rest = int((tc.get("lead_question_max") if tc else 0) or 8)
+        self.topic_which = rule_pattern(tc, "which")
+        self.topic_described_max = int((tc.get("described_max") if tc else 0) or 16)
         self.typed_rule = lexicon.rule("completeness", "typed_comment")
         tr = self.typed_rule
         self.typed_comments = () if tr is None else self._typed_comment_types(tr)
@@ -1000,7 +1007,7 @@ class Ellipsis:
             return None
         if self.ack is not None and self.ack.match(said):
             return None  # 是吗我也喜欢 / 好吧: a reply to the reply, not a comment on the thing
-        found = self._one_topic(d, exchange)
+        found = self._one_topic(d, exchange) or self._user_lead(exchange)
         if found is None:
             return None
         topic, source = found
@@ -1020,8 +1027,8 @@ class Ellipsis:
         body = said[frame.end() :] if frame is not None and framed else said
         toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
-        if not toks:
-            return None
+        if not toks or (source == "user_lead" and "PRON" in kinds):
+            return None  # 好不害羞你: said to the hearer, not of the thing the user opened with
         props = self.topic_props
         if topic.etype in HUMAN_TYPES:
             props = props | self.topic_person_props
@@ -1039,8 +1046,18 @@ class Ellipsis:
         np_kinds = [kind_of(t.pos, t.text) for t in np_toks]
         bare_np = bool(np_kinds) and np_kinds[-1] == "NOUN" and set(np_kinds) <= _COMMENT_NP
         cop = self.topic_copula.match(body) if self.topic_copula is not None else None
+        if framed and "framed_degree" in shapes:
+            # 我觉得很有名啊: a speaker's frame makes a degree word an evaluation of the topic
+            shapes = shapes | {"degree"}
         how = ""
-        if "copula" in shapes and cop is not None and self._copula_comment(toks, kinds, cop.end()):
+        if (
+            "copula" in shapes
+            and cop is not None
+            and self._copula_comment(toks, kinds, cop.end())
+            # 不是安静的做一个美男子: after a name the user only opened with, a denial answers
+            # the hearer, not the topic
+            and not (source == "user_lead" and "不" in cop.group())
+        ):
             how = "copula"  # 就是一个流浪诗人 / 不就是射击游戏
         elif (
             "degree" in shapes
@@ -1049,6 +1066,8 @@ class Ellipsis:
             and kinds[1] in ("ADJ", "NOUN", "VERB")
             and toks[1].text not in self.topic_not_deg
             and not bare_np
+            # 好主意 / 有点婴儿肥 after a name the user only opened with: a noun phrase of its own
+            and not (source == "user_lead" and kinds[1] == "NOUN")
         ):
             how = "degree"  # 太娘了 / 挺有明星气质的名字
         elif (
@@ -1107,12 +1126,38 @@ class Ellipsis:
             and not body.endswith("吧")
         ):
             how = "predicate"
+        if (
+            not how
+            and "question" in shapes
+            and is_question(exchange[0].parse)  # 姑娘要淡定 / … / 憋屈么: no question about it
+            and self._bare_question(toks, kinds, body)
+        ):
+            how = "question"  # 宇宙多少岁了 / … / 有多大: another question about the topic
+        if not how and "fair" in shapes and self.topic_fair is not None:
+            how = "fair" if self.topic_fair.match(body) else ""  # 还行吧: a so-so evaluation
+        if (
+            not how
+            and ("located" in shapes or "located_any" in shapes)
+            and self._located(toks, kinds, body, exchange, asked="located_any" not in shapes)
+        ):
+            how = "located"  # 义乌什么地方 / 在浙江省啊: where the topic is
+        if not how and "described" in shapes and self._described(np_toks, np_kinds, body):
+            how = "described"  # 一座来了就不想走的城市: what kind of thing the topic is
+        if (
+            not how
+            and "which" in shapes
+            and self.topic_which is not None
+            and self.topic_which.match(body)
+            and len(toks) > 1
+            and kinds[1] == "NOUN"
+        ):
+            how = "which"  # 哪家酒店好: which one of the topic's parts or kinds
         if not how:
             return None
         # 我觉得蛮好的: a frame that names its speaker (ellipsis_patterns speakers) keeps the
         # topic after it, in the clause it frames (我觉得华为蛮好的); a bare 感觉 does not
         at = frame.end() if frame is not None and framed and self.speakers.match(said) else 0
-        cop_word = "是" if how == "kind" and cop is None and not framed else ""
+        cop_word = "是" if how in ("kind", "described") and cop is None and not framed else ""
         name = self._asked_of(d, name)  # 高尔基的原名呢 / 不就是… -> 高尔基的原名不就是…
         new = text[:at] + name + cop_word + text[at:]
         return _resolved_from(
@@ -1127,6 +1172,76 @@ class Ellipsis:
             note=f"{how} comment on {name!r}, the one topic of the last exchange ({source})",
             confidence=0.6,
         )
+
+    def _located(
+        self,
+        toks: list[Any],
+        kinds: list[str],
+        body: str,
+        exchange: tuple[TurnInfo, TurnInfo],
+        *,
+        asked: bool = True,
+    ) -> bool:
+        """Whether ``body`` says where something is (``asked``: after an exchange that asked
+        where the topic is, rules/completeness.yaml topic_comment ``where_asked``): time words
+        or adverbs, then 在 and a noun, and no question of its own. Why: 在浙江省啊 after
+        义乌什么地方 answers for 义乌, which it leaves out. Example: 现在在湖人 ->
+        詹姆斯现在在湖人."""
+        where = self.topic_where
+        if _HAS_QWORD.search(body):
+            return False
+        if asked and (where is None or not any(where.search(ti.turn.content) for ti in exchange)):
+            return False
+        i = 0
+        while i < len(toks) and kinds[i] in ("TIME", "ADV"):
+            i += 1
+        return i + 1 < len(toks) and toks[i].text == "在" and kinds[i + 1] == "NOUN"
+
+    def _bare_question(self, toks: list[Any], kinds: list[str], body: str) -> bool:
+        """Whether ``body`` is a short question with no subject of its own: a predicate (a verb,
+        an adjective, an adverb, a preposition or a question word) first, a question word or a
+        final question particle, no speaker nor demonstrative, at most
+        ``question_max`` characters. Why: 有多大 / 在哪儿 / 猥琐吗 ask about something the
+        turn leaves out, the thing the user raised (宇宙多少岁了 / … / 有多大 -> 宇宙有多大).
+        A noun first (家里几个人) may be the subject itself."""
+        if len(body) > self.topic_question_max or self.speakers.search(body):
+            return False
+        if kinds[0] not in ("VERB", "ADJ", "ADV", "PREP", "PRON", "NOUN"):
+            return False
+        if kinds[0] == "PRON" and not is_question_word(toks[0].text):
+            return False  # 这样真的合适吗: a demonstrative is a subject of its own
+        if toks[0].text.startswith("哪") and len(toks) > 1 and kinds[1] == "ADV":
+            return False  # 哪个更值得买: a choice among things, the comparison's to complete
+        if kinds[0] == "NOUN" and not (len(toks) == 2 and kinds[1] == "PART"):
+            return False  # 猥琐吗 (a noun to jieba) alone, not 家里几个人
+        if "NOUN" in kinds[1:]:
+            return False  # 在北京么: a thing of its own the question is about
+        if toks[0].text in self.topic_not_pred or (len(toks) == 2 and kinds[0] == "VERB"):
+            return False  # 玩吗: a bare verb asks whether to do it, nothing about a thing
+        return bool(_HAS_QWORD.search(body)) or toks[-1].text in ("吗", "么", "嘛")
+
+    def _described(self, toks: list[Any], kinds: list[str], body: str) -> bool:
+        """Whether ``toks`` (a comment without its final particles) is a noun phrase that
+        describes a kind of thing: a modifier, 的, then a head noun (很细心的一个星座 /
+        世界上最大的洲), with no pronoun, conjunction, preposition, copula nor question in it.
+        Why: such a phrase said of the topic says what the topic is, so it takes 是 (温州 /
+        一座来了就不想走的城市 -> 温州是一座来了就不想走的城市); a number before 的 (80的样子)
+        measures something, and an adverb before a verb (最喜欢他家的) opens a clause."""
+        words = [t.text for t in toks]
+        if len(toks) < 3 or kinds[-1] != "NOUN" or "的" not in words:
+            return False
+        if len(body) > self.topic_described_max or "是" in body or _HAS_QWORD.search(body):
+            return False
+        at = len(words) - 1 - words[::-1].index("的")
+        if all(k == "NUM" or w.isdigit() for k, w in zip(kinds[:at], words, strict=False)):
+            return False
+        if not all(k in ("NOUN", "NUM", "ADJ") for k in kinds[at + 1 :]):
+            return False
+        if kinds[0] not in ("ADV", "NUM", "NOUN", "ADJ", "LOC") or (
+            kinds[0] == "ADV" and kinds[1] == "VERB"
+        ):
+            return False
+        return not any(k in ("CONJ", "PREP", "PRON") for k in kinds)
 
     def _copula_comment(self, toks: list[Any], kinds: list[str], at: int) -> bool:
         """What follows the copula at ``at`` says what something is: a noun phrase, a number,
@@ -1172,6 +1287,13 @@ class Ellipsis:
                 )
             named.setdefault(m.text, m)
         reply = self.mt.bare_noun_phrase(b, _NOUN_PHRASE_KINDS)
+        lead = self.topic_reply_lead.match(b) if self.topic_reply_lead is not None else None
+        if reply is None and lead is not None:
+            # 那冰激淋 / 是天宫赐福吗: the noun phrase after 那 or 是 is the reply's whole content
+            # all the same
+            reply = self.mt.bare_noun_phrase(
+                b[lead.end() :].strip().rstrip("?？!！。.~ 吗"), _NOUN_PHRASE_KINDS
+            )
         if reply is not None and (not _CJK.search(reply) or self.personal.search(reply)):
             reply = None  # notime / 我的: no thing to comment on
         if reply is not None and not any(
@@ -1190,6 +1312,16 @@ class Ellipsis:
             if not any(t.startswith(u + "的") and named[u].etype in self.topic_types for u in named)
         ]
         names = outermost(names)
+        if len(names) > 1:
+            # 莫文蔚身材很好 / 莫文蔚 … 身材很好: a property both said (身材) is what the exchange
+            # says of the topic, no second topic
+            things = [t for t in names if t not in self.topic_props | self.topic_person_props]
+            names = things if things else names
+        if len(names) > 1:
+            # 红楼梦的作者是谁 / 嘿嘿红楼梦是曹雪芹著啦: the one dictionary name both speakers
+            # said is the topic, a name one of them added (曹雪芹) is said of it
+            said = [t for t in names if t in a and t in b and self._dictionary_named(t, exchange)]
+            names = said if len(said) == 1 else names
         if len(names) != 1:
             return None
         topic = named[names[0]]
@@ -1226,6 +1358,40 @@ class Ellipsis:
         if in_told and not in_last and not last.mentions and _alone(topic.text, told):
             return topic, "user"
         return None
+
+    @staticmethod
+    def _dictionary_named(name: str, exchange: tuple[TurnInfo, TurnInfo]) -> bool:
+        """Whether a domain dictionary typed ``name`` in either turn of ``exchange``."""
+        return any(
+            m.text == name and m.source.startswith("dictionaries/")
+            for ti in exchange
+            for m in ti.mentions
+        )
+
+    def _user_lead(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
+        """The thing the user's last turn opens with, when the reply does not name it
+        (``user_lead``): the turn is the name and a short question or remark about it (房价会跌吗
+        / 云台山怎么样 / 豆奶确实好喝), and names nothing else. Why: the reply left the question
+        open or talked around it, so a follow-up that only predicates is still about the thing
+        the user raised (房价会跌吗 / … / 真的会跌 -> 房价真的会跌)."""
+        told, last = exchange
+        if told.turn.role != "user":
+            return None
+        opening = [m for m in told.mentions if m.start == 0 and not m.is_set]
+        if not opening:
+            return None
+        topic = max(opening, key=lambda m: len(m.text))
+        rest = told.turn.content[len(topic.text) :].strip().rstrip("?？!！。.~ ")
+        if (
+            len(topic.text) < 2
+            or _CJK.search(topic.text) is None  # so今天你怀了吗: no name
+            or not rest.rstrip("吗么呢吧啊呀的")  # 唱歌大会么 / 步步高的吗: no question about it
+            or len(rest) > self.topic_lead_rest
+            or topic.text in last.turn.content
+            or not _alone(topic.text, told)
+        ):
+            return None
+        return topic, "user_lead"
 
     def _own_question(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The user's own yes/no question of the last exchange answered, or asked again, with
