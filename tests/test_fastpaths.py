@@ -279,3 +279,69 @@ def test_extra_reference_prefilter_changes_no_answer(rewriter) -> None:  # type:
     finally:
         mt._extra_needs = needs
         mt._refs.cache_clear()
+
+
+def test_early_checks_of_known_asked_and_rank_ne_change_no_answer(rewriter) -> None:  # type: ignore[no-untyped-def]
+    """speed27: ``Coreference._known_asked`` looks at the last turn's role before its query
+    pattern, and ``Ellipsis._rank_ne`` matches the rank before it reads the previous question
+    (the history): both answer what the checks in their former order answer, for a reply or a
+    user turn last, a query that matches the pattern and one that does not."""
+    from rulerewrite.modes.coreference import Coreference
+    from rulerewrite.modes.ellipsis import Ellipsis, _previous_question
+
+    coref = next(m for m in rewriter.pipeline.modes if isinstance(m, Coreference))
+    ell = next(m for m in rewriter.pipeline.modes if isinstance(m, Ellipsis))
+    norm = Normalizer()
+
+    def state(query: str, turns: list[tuple[str, str]]) -> State:
+        hist = tuple(Turn(i, role, text) for i, (role, text) in enumerate(turns))
+        feats = Features(frozenset(), 0, len(query), False, bool(hist))
+        return State.start(query, norm(query), (), feats, hist)
+
+    def known_before(st: State, text: str, ref) -> object:  # type: ignore[no-untyped-def]
+        k = coref.known
+        if k.query is None or k.asked is None or not st.history:
+            return None
+        if not any(m.start("ref") == ref.start for m in k.query.finditer(text)):
+            return None
+        turn = st.history[-1]
+        if turn.role != "assistant":
+            return None
+        m = k.asked.search(turn.content.strip())
+        if m is None or m.group("np") in text:
+            return None
+        return m.group("np")
+
+    histories = [
+        [("user", "宝石迷阵怎么玩")],
+        [("user", "我在玩一个游戏"), ("assistant", "宝石迷阵怎么玩")],
+        [("user", "我在读一本书"), ("assistant", "故乡的作者是谁")],
+        [("assistant", "你好"), ("user", "故乡的作者是谁")],
+        [],
+    ]
+    found = 0
+    for query in ("这都不知道", "卧槽这你都不会", "这本书好看吗", "这也没听过吗"):
+        for turns in histories:
+            st = state(query, turns)
+            for ref in coref.mt.references(query):
+                got = coref._known_asked(st, query, ref)
+                assert (got.text if got is not None else None) == known_before(st, query, ref)
+                found += got is not None
+    assert found  # the reply's question does give the phrase in some of them
+
+    rank_histories = [
+        [("user", "清朝第一位皇帝是谁"), ("assistant", "努尔哈赤")],
+        [("user", "战斗力最高的是谁")],
+        [("assistant", "你好")],
+        [],
+    ]
+    for query, x in (("第二位呢", "第二位"), ("最低的呢", "最低"), ("上海呢", "上海")):
+        for turns in rank_histories:
+            st = state(query, turns)
+            d = ell.mt.dialogue(st)
+            got = ell._rank_ne(st, d, x)
+            x2 = x + "的" if query.endswith("的呢") else x
+            if _previous_question(d) is None or not ell.ne_rank.fullmatch(x2):
+                assert got is None, (query, turns)
+            else:
+                assert ell._rank_ne(st, d, x) == got  # the same answer read twice

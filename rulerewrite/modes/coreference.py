@@ -2296,10 +2296,10 @@ class Coreference:
         呐喊的作者是谁 / 恋舞ol怎么玩): the phrase its question is about. None otherwise."""
         if self.known.query is None or self.known.asked is None or not state.history:
             return None
-        if not any(m.start("ref") == ref.start for m in self.known.query.finditer(text)):
-            return None
         turn = state.history[-1]
         if turn.role != "assistant":
+            return None  # checked before the query's pattern: no reply, no question it asked
+        if not any(m.start("ref") == ref.start for m in self.known.query.finditer(text)):
             return None
         m = self.known.asked.search(turn.content.strip())
         if m is None or m.group("np") in text:

@@ -6090,8 +6090,10 @@ class Ellipsis:
             return None
         said = state.standalone.strip().rstrip("?？")
         x = x + "的" if said.endswith("的呢") else x
+        if not self.ne_rank.fullmatch(x):
+            return None  # no rank: the previous question (the history read) is not needed
         prev = _previous_question(d)
-        if prev is None or not self.ne_rank.fullmatch(x):
+        if prev is None:
             return None
         ptext = prev.turn.content.strip().rstrip("?？。.!！")
         m = self.ne_rank.search(ptext)
