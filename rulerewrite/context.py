@@ -334,6 +334,10 @@ class ContextAnalyzer:
         self.translit_chars: frozenset[str] = frozenset()
         self.translit_min = 3
         self.translit_edge = 0  # off unless rules/context.yaml transliteration sets edge_min
+        # the tags of one name character jieba glued on as a verb, and of what may precede it
+        # (rules/context.yaml transliteration glued_tags / glued_after)
+        self.translit_glued: frozenset[str] = frozenset()
+        self.translit_glued_after: frozenset[str] = frozenset()
         # dictionary names that are a phrase of their own: the words before them are no part
         # (rules/context.yaml ``entity_phrase``)
         ep = lexicon.rule("context", "entity_phrase")
@@ -370,6 +374,8 @@ class ContextAnalyzer:
                 self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
                 self.translit_min = int(r.get("min_len") or 3)
                 self.translit_edge = int(r.get("edge_min") or 0)
+                self.translit_glued = rule_words(r, "glued_tags")
+                self.translit_glued_after = rule_words(r, "glued_after")
             if r.get("doubled_things"):
                 self.doubled_things |= frozenset(str(w) for w in r.get("doubled_things"))
             if r.get("address_after"):
@@ -1055,6 +1061,16 @@ class ContextAnalyzer:
         while k > 0 and piece(toks[k - 1]) and toks[k - 1].end == toks[k].start:
             k -= 1
         if a - k >= self.translit_edge:
+            a = k
+        elif (
+            a - k == 1
+            and toks[b - 1].pos == "nrt"
+            and toks[k].pos in self.translit_glued
+            and (k == 0 or toks[k - 1].pos in self.translit_glued_after)
+        ):
+            # 唉/查/斯特, 知不知道/加/尔/鲁什: one character jieba read as a verb opens a
+            # transliterated name (nrt) when nothing before it could be that verb's subject
+            # (the turn's start, an interjection, another verb); 我/爱/安娜 keeps its verb
             a = k
         return a, b
 
