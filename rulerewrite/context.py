@@ -1173,6 +1173,20 @@ def _whole_run(toks: Sequence[Token], a: int, b: int) -> tuple[int, int]:
         and (b + 1 >= n or not stray(toks[b + 1]))
     ):
         b += 1  # 陈婉/婷, 加藤/鹰: a two-character name and the character jieba left after it
+    elif (
+        b + 1 < n
+        and len(last.text) == 2
+        and last.pos == "nr"
+        and len(toks[b].text) == 1
+        and toks[b].pos == "v"
+        and may_end_name(toks[b].text)
+        and last.end == toks[b].start
+        and toks[b + 1].pos == "t"
+        and toks[b + 1].start == toks[b].end
+    ):
+        # 张假/花/将来: a time word never follows its verb, so the character jieba read as a
+        # verb between a two-character name and a time word ends the name (张假花)
+        b += 1
     return a, b
 
 
