@@ -334,6 +334,10 @@ class ContextAnalyzer:
         self.translit_chars: frozenset[str] = frozenset()
         self.translit_min = 3
         self.translit_edge = 0  # off unless rules/context.yaml transliteration sets edge_min
+        # the tags of one name character jieba glued on as a verb, and of what may precede it
+        # (rules/context.yaml transliteration glued_tags / glued_after)
+        self.translit_glued: frozenset[str] = frozenset()
+        self.translit_glued_after: frozenset[str] = frozenset()
         # dictionary names that are a phrase of their own: the words before them are no part
         # (rules/context.yaml ``entity_phrase``)
         ep = lexicon.rule("context", "entity_phrase")
@@ -370,6 +374,8 @@ class ContextAnalyzer:
                 self.translit_chars = frozenset("".join(str(r.get("chars")).split()))
                 self.translit_min = int(r.get("min_len") or 3)
                 self.translit_edge = int(r.get("edge_min") or 0)
+                self.translit_glued = rule_words(r, "glued_tags")
+                self.translit_glued_after = rule_words(r, "glued_after")
             if r.get("doubled_things"):
                 self.doubled_things |= frozenset(str(w) for w in r.get("doubled_things"))
             if r.get("address_after"):
@@ -432,6 +438,11 @@ class ContextAnalyzer:
         self.verb_first = rule_words(edges, "verb_first")
         self.topic_open = rule_words(edges, "topic_open")
         self.a_not_a = rule_pattern(edges, "a_not_a")
+        # a phrase another turn writes longer (rules/context.yaml echoed_extension)
+        echo = lexicon.rule("context", "echoed_extension")
+        self.echo_stop = rule_pattern(echo, "stop")
+        self.echo_piece_tags = rule_words(echo, "piece_tags")
+        self.echo_max = int(echo.get("max_chars") or 0) if echo is not None else 0
         addressee = lexicon.rule("context", "addressee")
         self.addressee = addressee.pattern if addressee is not None else None
         self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
@@ -482,7 +493,120 @@ class ContextAnalyzer:
                 dropped.append(t.index)
                 continue
             infos.append(ti)
+        if self.echo_max and len(infos) >= 2:
+            infos = self._echo_widened(infos)
         return tuple(infos), tuple(dropped)
+
+    def _echo_widened(self, infos: list[TurnInfo]) -> list[TurnInfo]:
+        """The window's turns, a phrase of one widened over the characters another turn writes
+        on the same side of it (rules/context.yaml ``echoed_extension``).
+
+        Why: jieba cuts a name or a compound its dictionary lacks (樊恩/帅, 擀/面皮, 芳华/绝代),
+        and the chunker keeps one piece; a second turn that writes the same characters around
+        the piece shows where the whole ends. Only phrases found in another turn of the window
+        are looked at (one ``in`` test per phrase and turn).
+
+        Example: (芳华绝代我不大喜欢 / 给你安利一首芳华绝代吧) the phrase 芳华 of either turn
+        becomes 芳华绝代.
+        """
+        texts = [ti.turn.content for ti in infos]
+        out = infos
+        for k, ti in enumerate(infos):
+            widened: list[Mention] | None = None
+            for j, m in enumerate(ti.mentions):
+                if m.is_set or m.protected or ".yaml" in m.source or not m.text:
+                    continue  # a dictionary entity is whole as listed (Redis / Redis调优)
+                others = [t for x, t in enumerate(texts) if x != k and m.text in t]
+                if not others:
+                    continue
+                s, e = self._echo_span(ti, m, others)
+                if (s, e) == (m.start, m.end) or any(
+                    o is not m and not o.is_set and s <= o.start < o.end <= e for o in ti.mentions
+                ):
+                    continue  # unchanged, or grown over another phrase (霓凰 of 霓凰郡主)
+                if widened is None:
+                    widened = list(ti.mentions)
+                text = ti.turn.content[s:e]
+                widened[j] = replace(m, text=text, start=s, end=e)
+            if widened is not None:
+                # a widened phrase that is now another phrase of the turn gives way to it
+                said = {(m.start, m.end) for m in ti.mentions}
+                kept = [
+                    w
+                    for w, m in zip(widened, ti.mentions, strict=True)
+                    if w is m or (w.start, w.end) not in said
+                ]
+                if out is infos:
+                    out = list(infos)
+                out[k] = TurnInfo(ti.turn, ti.parse, tuple(kept), ti.chitchat)
+        return out
+
+    def _echo_span(self, ti: TurnInfo, m: Mention, others: list[str]) -> tuple[int, int]:
+        """``m``'s span in its turn widened on each side over the characters every occurrence
+        in ``others`` shares with it there (the longest over the occurrences), cut back to a
+        word boundary of the turn and before a stop character or a long word of a stop tag."""
+        text = ti.turn.content
+        stop = self.echo_stop
+        most = self.echo_max
+        right = left = 0
+        for o in others:
+            at = o.find(m.text)
+            while at >= 0:
+                r = 0
+                while (
+                    r < most
+                    and m.end + r < len(text)
+                    and at + len(m.text) + r < len(o)
+                    and text[m.end + r] == o[at + len(m.text) + r]
+                ):
+                    r += 1
+                lft = 0
+                while (
+                    lft < most
+                    and m.start - lft > 0
+                    and at - lft > 0
+                    and text[m.start - lft - 1] == o[at - lft - 1]
+                ):
+                    lft += 1
+                right, left = max(right, r), max(left, lft)
+                at = o.find(m.text, at + 1)
+        if not right and not left:
+            return m.start, m.end
+        return (
+            self._echo_edge(ti, m.start, m.start - left, stop),
+            self._echo_edge(ti, m.end, m.end + right, stop),
+        )
+
+    def _echo_edge(self, ti: TurnInfo, edge: int, far: int, stop: re.Pattern[str] | None) -> int:
+        """How far from ``edge`` toward ``far`` the phrase may grow: over whole words of the
+        turn, each a piece of the phrase (:meth:`_echo_blocked`)."""
+        best = edge
+        if far == edge:
+            return edge
+        toks = ti.parse.tokens
+        if far > edge:
+            for t in toks:
+                if t.start < edge:
+                    continue
+                if t.start != best or t.end > far or self._echo_blocked(t, stop):
+                    break
+                best = t.end
+            return best
+        for t in reversed(toks):
+            if t.end > edge:
+                continue
+            if t.end != best or t.start < far or self._echo_blocked(t, stop):
+                break
+            best = t.start
+        return best
+
+    def _echo_blocked(self, t: Token, stop: re.Pattern[str] | None) -> bool:
+        """May the phrase not grow over word ``t``? Only a single character left on its own
+        with a tag of ``piece_tags`` (秀 of 雪花/秀) is a piece of the phrase; a longer word
+        (女团 of 韩国/女团) is a word of its own."""
+        if len(t.text) != 1 or not t.text.isalnum() or t.pos not in self.echo_piece_tags:
+            return True
+        return stop is not None and stop.search(t.text) is not None
 
     # -- one turn ------------------------------------------------------------------------------
 
@@ -938,6 +1062,16 @@ class ContextAnalyzer:
             k -= 1
         if a - k >= self.translit_edge:
             a = k
+        elif (
+            a - k == 1
+            and toks[b - 1].pos == "nrt"
+            and toks[k].pos in self.translit_glued
+            and (k == 0 or toks[k - 1].pos in self.translit_glued_after)
+        ):
+            # 唉/查/斯特, 知不知道/加/尔/鲁什: one character jieba read as a verb opens a
+            # transliterated name (nrt) when nothing before it could be that verb's subject
+            # (the turn's start, an interjection, another verb); 我/爱/安娜 keeps its verb
+            a = k
         return a, b
 
     def looks_foreign(self, word: str) -> bool:
@@ -1039,6 +1173,20 @@ def _whole_run(toks: Sequence[Token], a: int, b: int) -> tuple[int, int]:
         and (b + 1 >= n or not stray(toks[b + 1]))
     ):
         b += 1  # 陈婉/婷, 加藤/鹰: a two-character name and the character jieba left after it
+    elif (
+        b + 1 < n
+        and len(last.text) == 2
+        and last.pos == "nr"
+        and len(toks[b].text) == 1
+        and toks[b].pos == "v"
+        and may_end_name(toks[b].text)
+        and last.end == toks[b].start
+        and toks[b + 1].pos == "t"
+        and toks[b + 1].start == toks[b].end
+    ):
+        # 张假/花/将来: a time word never follows its verb, so the character jieba read as a
+        # verb between a two-character name and a time word ends the name (张假花)
+        b += 1
     return a, b
 
 

@@ -437,6 +437,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("context", "name_apposition"): dict.fromkeys(
         ("address_after", "demonstratives", "measures"), "words"
     ),
+    ("context", "echoed_extension"): {
+        "stop": "regex",
+        "piece_tags": "words",
+        "max_chars": "count",
+    },
     ("context", "mention_edges"): {
         **dict.fromkeys(("verb_last", "verb_first", "topic_open"), "words"),
         "a_not_a": "regex",
