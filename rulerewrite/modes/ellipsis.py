@@ -1381,6 +1381,8 @@ class Ellipsis:
                 and kind_of(t.pos, t.text) == "VERB"
             ]
         said = self.mt.verb_object((exchange[1], exchange[0]), tuple(verbs), query=text)
+        if said is None and m.re is he.pattern:
+            said = self._bare_verb_topic(exchange, v, text)
         if said is None:
             return None
         obj, ti = said
@@ -1390,6 +1392,36 @@ class Ellipsis:
             return None
         note = f"{v} asked about how: its object {obj!r} as said there"
         return _object_after(state, he.source, text, at, obj, ti, note)
+
+    def _bare_verb_topic(
+        self, exchange: tuple[TurnInfo, TurnInfo], v: str, text: str
+    ) -> tuple[str, TurnInfo] | None:
+        """The object of a bare how-question whose verb ``v`` the reply said with no object
+        (how_echo): the one noun phrase of the user's turn, what the reply's verb acts on
+        (你还有马甲线 / 就在家锻炼玩 / 怎么锻炼 -> 怎么锻炼马甲线); None when the reply does not
+        say the verb as a word of its own or the user's turn names no phrase or more than one."""
+        user, reply = exchange
+        if (
+            v[0] in "不没"  # 咋不好 / 怎么不是: a why-not question, no verb
+            or any(is_question_word(t.text) for t in reply.parse.tokens)  # 素食怎么做吗: asked
+            or not any(
+                t.text == v and kind_of(t.pos, t.text) in ("VERB", "OTHER")
+                for t in reply.parse.tokens
+            )
+        ):
+            return None
+        named = {
+            m.text
+            for m in user.mentions
+            if not _is_pronounish(m) and not self.mt.is_clause(m) and m.etype != "time"
+        }
+        named = {x for x in named if not any(x != y and x in y for y in named)}  # 马甲 of 马甲线
+        if len(named) != 1:
+            return None
+        obj = named.pop()
+        if len(obj) < 2 or obj[0].isdigit() or obj in text or obj in reply.turn.content:
+            return None
+        return obj, user
 
     def _modal_vp(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare modal that leaves out its verb phrase, when nothing else completed the query
@@ -4096,6 +4128,8 @@ class Ellipsis:
                     and not (self.how_object is not None and self.how_object.match(parse.text))
                     # 你知道怎么查文献吗 / 怎么查: the turn asked it so (怎么查文献)
                     and not self.how_said.search(ti.turn.content[: t.start])
+                    # 如何提高自身修养 / 提高自身修养是… / 怎么提高: the user asked it so
+                    and not self._how_asked_of(d, verb, obj)
                 ):
                     new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
                 else:
@@ -4106,6 +4140,17 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _how_asked_of(self, d: Dialogue, verb: str, obj: str) -> bool:
+        """Whether the user's turn of the last exchange asked how to do ``verb`` to ``obj``
+        in that order (如何提高自身修养): a bare how-question on the verb then asks it the same
+        way, the object after the verb (怎么提高 -> 怎么提高自身修养, not 自身修养怎么提高)."""
+        for ti in d.turns[-2:]:
+            said = ti.turn.content
+            at = said.find(verb + obj)
+            if ti.turn.role == "user" and at > 0 and self.how_said.search(said[:at]):
+                return True
+        return False
 
     def _led(self, toks: list[Any], j: int) -> bool:
         """The verb ``toks[j]`` follows a modal or a helper (你能说吗 / 你给我发, rules/
