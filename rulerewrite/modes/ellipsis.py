@@ -98,6 +98,9 @@ class _HowEcho(RuleView):
     treat: frozenset[str] = key("treat_verbs", frozenset())
     illness: re.Pattern[str] | None = None
     asked: re.Pattern[str] | None = None
+    where: re.Pattern[str] | None = None
+    bare_kinds: frozenset[str] = key("bare_reply_kinds", frozenset())
+    bare_max: int = key("bare_reply_max", 6)
 
 
 @dataclass(frozen=True)
@@ -1350,7 +1353,7 @@ class Ellipsis:
         / 怎么做 -> 怎么做月饼; 喝酒 / 喝多少 -> 喝多少酒)."""
         he = self.he
         text = state.standalone.strip()
-        found = (p.match(text) for p in (he.pattern, he.much, he.what) if p is not None)
+        found = (p.match(text) for p in (he.pattern, he.much, he.what, he.where) if p is not None)
         m = next((f for f in found if f is not None), None)
         if m is None:
             return None
@@ -1358,6 +1361,8 @@ class Ellipsis:
         if v in he.not_verbs:
             return None
         at = m.end("m") if "m" in m.re.groupindex else m.end("v")
+        if "to" in m.re.groupindex and m.group("to"):
+            at = m.end("to")  # 在哪里能买到 + 冰硼散
         if v in he.treat and he.illness is not None:
             # 我得了荨麻疹 / 怎么治: the one illness the exchange named, the user's turn first
             for ti in exchange:
@@ -1383,6 +1388,8 @@ class Ellipsis:
         said = self.mt.verb_object((exchange[1], exchange[0]), tuple(verbs), query=text)
         if said is None and m.re is he.pattern:
             said = self._bare_verb_topic(exchange, v, text)
+        if said is None and m.re is he.where:
+            said = self._bare_reply(exchange[1], text, v)
         if said is None:
             return None
         obj, ti = said
@@ -1392,6 +1399,24 @@ class Ellipsis:
             return None
         note = f"{v} asked about how: its object {obj!r} as said there"
         return _object_after(state, he.source, text, at, obj, ti, note)
+
+    def _bare_reply(self, reply: TurnInfo, text: str, v: str) -> tuple[str, TurnInfo] | None:
+        """The object of a bare where-question about verb ``v`` (how_echo ``where``) when the
+        reply is nothing but a short noun phrase (``bare_reply_kinds``, at most
+        ``bare_reply_max`` characters) without the verb: that phrase (你有拿手的运动嘛 / 羽毛球 /
+        哪里可以打 -> 哪里可以打羽毛球; 钓鱼 / 哪里可以钓 holds its verb, no object)."""
+        he = self.he
+        said = unpunctuated(reply.turn.content).strip()
+        toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
+        if (
+            not toks
+            or not 2 <= len(said) <= he.bare_max
+            or said in text
+            or v in said
+            or any(kind_of(t.pos, t.text) not in he.bare_kinds for t in toks)
+        ):
+            return None
+        return said, reply
 
     def _bare_verb_topic(
         self, exchange: tuple[TurnInfo, TurnInfo], v: str, text: str
