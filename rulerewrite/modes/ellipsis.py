@@ -71,6 +71,10 @@ class _NegationEcho(RuleView):
     end: re.Pattern[str] | None = key("asked_end")
     has: re.Pattern[str] | None = None
     max_len: int = key("max_predicate", 12)
+    stated: re.Pattern[str] | None = key("stated_pattern")
+    stated_end: re.Pattern[str] | None = None
+    stated_lead: re.Pattern[str] | None = None
+    stated_max: int = key("stated_max", 8)
 
 
 @dataclass(frozen=True)
@@ -1944,6 +1948,52 @@ class Ellipsis:
             confidence=0.6,
         )
 
+    def _negated_statement(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare negation answering the assistant's statement of what was done (rules/
+        completeness.yaml negation_echo ``stated_pattern``): the statement's verb phrase goes
+        after the negation, its lead dropped and a noun subject kept in front (昨天吃火锅了 /
+        没有 -> 没有吃火锅; 那你上小学了 / 没呢 -> 没上小学呢; 乐邦整容了 / 没有吧 -> 乐邦没有整容吧)."""
+        ne = self.neg
+        m = ne.stated.match(text.strip()) if ne.stated is not None else None
+        last = _answered(state, d) if m is not None else None
+        if m is None or last is None or ne.stated_end is None:
+            return None
+        said = last.turn.content.strip().rstrip("?？!！。.~ ")
+        if re.search(r"[,，。;；!！?？\s]", said) or not ne.stated_end.search(said):
+            return None
+        body = ne.stated_end.sub("", said)
+        if ne.stated_lead is not None:
+            body = ne.stated_lead.sub("", body, count=1)
+        toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
+        k = next((i for i, t in enumerate(toks) if kind_of(t.pos, t.text) != "NOUN"), len(toks))
+        if k == len(toks) or not (
+            kind_of(toks[k].pos, toks[k].text) == "VERB"
+            or (toks[k].pos == "f" and len(toks[k].text) == 1)  # 上/小学: 上 tagged a place word
+        ):
+            return None  # what is negated is a verb phrase after at most a noun subject
+        subject, vp = body[: toks[k].start], body[toks[k].start :]
+        if (
+            not 2 <= len(vp) <= ne.stated_max
+            or len(subject) > ne.stated_max
+            or re.search("[了不没]", vp)  # 吃了火锅 / 不想去: no plain verb phrase
+            or _HAS_QWORD.search(vp)
+            or PERSON_PRONOUNS & {t.text for t in toks}
+        ):
+            return None
+        new = m.group("pre") + subject + m.group("r") + vp + m.group("pt")
+        note = f"{m.group('r')} answers the statement {said!r}: {subject + vp!r}"
+        return _resolved_from(
+            state,
+            self.neg_rule.source if self.neg_rule is not None else "ellipsis:negation",
+            new,
+            subject + vp,
+            last,
+            "obj",
+            slot="object",
+            note=note,
+            confidence=0.6,
+        )
+
     def _tell_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare request to be told (告诉我吧, rules/completeness.yaml ``tell_asked``) after the
         user's own wh-question of the last exchange asks that question again: 你的电话号码是多少 /
@@ -2182,6 +2232,7 @@ class Ellipsis:
             or self._place_answered(state, d, text)
             or self._judged_object(state, d, text)
             or self._negation_echo(state, d, text)
+            or self._negated_statement(state, d, text)
             or self._stated_answer(state, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
