@@ -524,6 +524,9 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "treat_verbs": "words",
         "illness": "regex",
         "asked": "regex",
+        "where": "regex",
+        "bare_reply_kinds": "words",
+        "bare_reply_max": "count",
     },
     # 已经开始了 after 比赛就要开始了: the noun the reply said the query's predicate of
     # (ellipsis same_predicate)

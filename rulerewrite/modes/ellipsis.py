@@ -71,6 +71,10 @@ class _NegationEcho(RuleView):
     end: re.Pattern[str] | None = key("asked_end")
     has: re.Pattern[str] | None = None
     max_len: int = key("max_predicate", 12)
+    stated: re.Pattern[str] | None = key("stated_pattern")
+    stated_end: re.Pattern[str] | None = None
+    stated_lead: re.Pattern[str] | None = None
+    stated_max: int = key("stated_max", 8)
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,9 @@ class _HowEcho(RuleView):
     treat: frozenset[str] = key("treat_verbs", frozenset())
     illness: re.Pattern[str] | None = None
     asked: re.Pattern[str] | None = None
+    where: re.Pattern[str] | None = None
+    bare_kinds: frozenset[str] = key("bare_reply_kinds", frozenset())
+    bare_max: int = key("bare_reply_max", 6)
 
 
 @dataclass(frozen=True)
@@ -1516,7 +1523,7 @@ class Ellipsis:
         / 怎么做 -> 怎么做月饼; 喝酒 / 喝多少 -> 喝多少酒)."""
         he = self.he
         text = state.standalone.strip()
-        found = (p.match(text) for p in (he.pattern, he.much, he.what) if p is not None)
+        found = (p.match(text) for p in (he.pattern, he.much, he.what, he.where) if p is not None)
         m = next((f for f in found if f is not None), None)
         if m is None:
             return None
@@ -1524,6 +1531,8 @@ class Ellipsis:
         if v in he.not_verbs:
             return None
         at = m.end("m") if "m" in m.re.groupindex else m.end("v")
+        if "to" in m.re.groupindex and m.group("to"):
+            at = m.end("to")  # 在哪里能买到 + 冰硼散
         if v in he.treat and he.illness is not None:
             # 我得了荨麻疹 / 怎么治: the one illness the exchange named, the user's turn first
             for ti in exchange:
@@ -1547,6 +1556,10 @@ class Ellipsis:
                 and kind_of(t.pos, t.text) == "VERB"
             ]
         said = self.mt.verb_object((exchange[1], exchange[0]), tuple(verbs), query=text)
+        if said is None and m.re is he.pattern:
+            said = self._bare_verb_topic(exchange, v, text)
+        if said is None and m.re is he.where:
+            said = self._bare_reply(exchange[1], text, v)
         if said is None:
             return None
         obj, ti = said
@@ -1556,6 +1569,54 @@ class Ellipsis:
             return None
         note = f"{v} asked about how: its object {obj!r} as said there"
         return _object_after(state, he.source, text, at, obj, ti, note)
+
+    def _bare_reply(self, reply: TurnInfo, text: str, v: str) -> tuple[str, TurnInfo] | None:
+        """The object of a bare where-question about verb ``v`` (how_echo ``where``) when the
+        reply is nothing but a short noun phrase (``bare_reply_kinds``, at most
+        ``bare_reply_max`` characters) without the verb: that phrase (你有拿手的运动嘛 / 羽毛球 /
+        哪里可以打 -> 哪里可以打羽毛球; 钓鱼 / 哪里可以钓 holds its verb, no object)."""
+        he = self.he
+        said = unpunctuated(reply.turn.content).strip()
+        toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
+        if (
+            not toks
+            or not 2 <= len(said) <= he.bare_max
+            or said in text
+            or v in said
+            or any(kind_of(t.pos, t.text) not in he.bare_kinds for t in toks)
+        ):
+            return None
+        return said, reply
+
+    def _bare_verb_topic(
+        self, exchange: tuple[TurnInfo, TurnInfo], v: str, text: str
+    ) -> tuple[str, TurnInfo] | None:
+        """The object of a bare how-question whose verb ``v`` the reply said with no object
+        (how_echo): the one noun phrase of the user's turn, what the reply's verb acts on
+        (你还有马甲线 / 就在家锻炼玩 / 怎么锻炼 -> 怎么锻炼马甲线); None when the reply does not
+        say the verb as a word of its own or the user's turn names no phrase or more than one."""
+        user, reply = exchange
+        if (
+            v[0] in "不没"  # 咋不好 / 怎么不是: a why-not question, no verb
+            or any(is_question_word(t.text) for t in reply.parse.tokens)  # 素食怎么做吗: asked
+            or not any(
+                t.text == v and kind_of(t.pos, t.text) in ("VERB", "OTHER")
+                for t in reply.parse.tokens
+            )
+        ):
+            return None
+        named = {
+            m.text
+            for m in user.mentions
+            if not _is_pronounish(m) and not self.mt.is_clause(m) and m.etype != "time"
+        }
+        named = {x for x in named if not any(x != y and x in y for y in named)}  # 马甲 of 马甲线
+        if len(named) != 1:
+            return None
+        obj = named.pop()
+        if len(obj) < 2 or obj[0].isdigit() or obj in text or obj in reply.turn.content:
+            return None
+        return obj, user
 
     def _modal_vp(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare modal that leaves out its verb phrase, when nothing else completed the query
@@ -2053,6 +2114,52 @@ class Ellipsis:
             confidence=0.6,
         )
 
+    def _negated_statement(self, state: State, d: Dialogue, text: str) -> State | None:
+        """A bare negation answering the assistant's statement of what was done (rules/
+        completeness.yaml negation_echo ``stated_pattern``): the statement's verb phrase goes
+        after the negation, its lead dropped and a noun subject kept in front (昨天吃火锅了 /
+        没有 -> 没有吃火锅; 那你上小学了 / 没呢 -> 没上小学呢; 乐邦整容了 / 没有吧 -> 乐邦没有整容吧)."""
+        ne = self.neg
+        m = ne.stated.match(text.strip()) if ne.stated is not None else None
+        last = _answered(state, d) if m is not None else None
+        if m is None or last is None or ne.stated_end is None:
+            return None
+        said = last.turn.content.strip().rstrip("?？!！。.~ ")
+        if re.search(r"[,，。;；!！?？\s]", said) or not ne.stated_end.search(said):
+            return None
+        body = ne.stated_end.sub("", said)
+        if ne.stated_lead is not None:
+            body = ne.stated_lead.sub("", body, count=1)
+        toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
+        k = next((i for i, t in enumerate(toks) if kind_of(t.pos, t.text) != "NOUN"), len(toks))
+        if k == len(toks) or not (
+            kind_of(toks[k].pos, toks[k].text) == "VERB"
+            or (toks[k].pos == "f" and len(toks[k].text) == 1)  # 上/小学: 上 tagged a place word
+        ):
+            return None  # what is negated is a verb phrase after at most a noun subject
+        subject, vp = body[: toks[k].start], body[toks[k].start :]
+        if (
+            not 2 <= len(vp) <= ne.stated_max
+            or len(subject) > ne.stated_max
+            or re.search("[了不没]", vp)  # 吃了火锅 / 不想去: no plain verb phrase
+            or _HAS_QWORD.search(vp)
+            or PERSON_PRONOUNS & {t.text for t in toks}
+        ):
+            return None
+        new = m.group("pre") + subject + m.group("r") + vp + m.group("pt")
+        note = f"{m.group('r')} answers the statement {said!r}: {subject + vp!r}"
+        return _resolved_from(
+            state,
+            self.neg_rule.source if self.neg_rule is not None else "ellipsis:negation",
+            new,
+            subject + vp,
+            last,
+            "obj",
+            slot="object",
+            note=note,
+            confidence=0.6,
+        )
+
     def _tell_asked(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare request to be told (告诉我吧, rules/completeness.yaml ``tell_asked``) after the
         user's own wh-question of the last exchange asks that question again: 你的电话号码是多少 /
@@ -2291,6 +2398,7 @@ class Ellipsis:
             or self._place_answered(state, d, text)
             or self._judged_object(state, d, text)
             or self._negation_echo(state, d, text)
+            or self._negated_statement(state, d, text)
             or self._stated_answer(state, text)
             or self._answer(state, d, text)
             or self._a_not_a(state, d, text)
@@ -4262,6 +4370,8 @@ class Ellipsis:
                     and not (self.how_object is not None and self.how_object.match(parse.text))
                     # 你知道怎么查文献吗 / 怎么查: the turn asked it so (怎么查文献)
                     and not self.how_said.search(ti.turn.content[: t.start])
+                    # 如何提高自身修养 / 提高自身修养是… / 怎么提高: the user asked it so
+                    and not self._how_asked_of(d, verb, obj)
                 ):
                     new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
                 else:
@@ -4272,6 +4382,17 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _how_asked_of(self, d: Dialogue, verb: str, obj: str) -> bool:
+        """Whether the user's turn of the last exchange asked how to do ``verb`` to ``obj``
+        in that order (如何提高自身修养): a bare how-question on the verb then asks it the same
+        way, the object after the verb (怎么提高 -> 怎么提高自身修养, not 自身修养怎么提高)."""
+        for ti in d.turns[-2:]:
+            said = ti.turn.content
+            at = said.find(verb + obj)
+            if ti.turn.role == "user" and at > 0 and self.how_said.search(said[:at]):
+                return True
+        return False
 
     def _led(self, toks: list[Any], j: int) -> bool:
         """The verb ``toks[j]`` follows a modal or a helper (你能说吗 / 你给我发, rules/

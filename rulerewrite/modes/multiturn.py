@@ -238,6 +238,8 @@ class MultiTurn:
         # potential complements jieba cuts off the verb (发/不了/红包: 红包 is what 发 takes)
         self.vo_asked_kinds = rule_words(vo, "asked_kinds")
         self.vo_potential = rule_words(vo, "potential_after")
+        # 自身修养: a reflexive word jieba tags a pronoun opens a noun phrase before a noun
+        self.vo_reflexive = rule_words(vo, "reflexive_modifiers")
         games = (vo.get("bound_games") if vo else None) or {}
         self.vo_games = {str(v): tuple(str(w) for w in ws) for v, ws in games.items()}
         titles = sorted(self.wordset("title_hints"), key=len, reverse=True)
@@ -548,7 +550,10 @@ class MultiTurn:
         雨夹雪)."""
         np: list[Any] = []
         rest = ptoks[k + 1 :]
-        for n, u in enumerate(rest):
+        # 自身修养: a reflexive word and the word after it, whatever its tag, open the phrase
+        keep = 2 if self._reflexive_head(rest) else 0
+        np += rest[:keep]
+        for n, u in enumerate(rest[keep:], keep):
             kind = kind_of(u.pos, u.text)
             # 麻辣香锅 / 红烧肉: a modifier (tagged a, b or z) right before a noun opens the phrase
             modifier = (kind == "ADJ" or u.pos == "z") and (
@@ -558,7 +563,7 @@ class MultiTurn:
                 np.append(u)
                 continue
             break
-        while np and kind_of(np[-1].pos, np[-1].text) != "NOUN":
+        while len(np) > keep and kind_of(np[-1].pos, np[-1].text) != "NOUN":
             np.pop()  # the phrase ends with its noun (not 的, not a bare modifier)
         if not np or np[0].text.isdigit():
             return None
@@ -570,6 +575,17 @@ class MultiTurn:
         if whole:
             return max(whole, key=lambda m: m.end).text
         return ti.turn.content[np[0].start : np[-1].end]
+
+    def _reflexive_head(self, rest: list[Any]) -> bool:
+        """Whether ``rest`` opens with a reflexive word (rules/completeness.yaml verb_object
+        ``reflexive_modifiers``) and a word of two or more characters jieba tagged a noun or a
+        verb: the two are a noun phrase (提高/自身/修养: 修养 is tagged a verb, 自身 a pronoun)."""
+        return (
+            len(rest) > 1
+            and rest[0].text in self.vo_reflexive
+            and len(rest[1].text) >= 2
+            and kind_of(rest[1].pos, rest[1].text) in ("NOUN", "VERB")
+        )
 
     def bound_object(self, ptoks: list[Any], k: int, verbs: set[str]) -> str | None:
         """The noun a verb-object word ``ptoks[k]`` of a history turn has after one of the
