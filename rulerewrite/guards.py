@@ -349,6 +349,9 @@ class Guards:
         for g in self._glue_in(rest):
             rest = rest.replace(g, " ")
         left = "".join(ch for ch in rest if _WORDISH.match(ch) and not self._how_verb(ch, said))
+        if "我" in left and said.has("你"):
+            # 你和X是啥关系 / 前女友 -> X是我前女友: the 你 said to the user is the user's 我
+            left = left.replace("我", "")
         if left:
             return (
                 f"introduces {left!r}, found neither in the query, the history nor the dictionaries"

@@ -554,7 +554,17 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # to a wh-question (ellipsis _owned / _link)
     ("completeness", "missing_subject"): {
         **dict.fromkeys(
-            ("had_what", "had_by", "where_what", "kind_what", "kind_by", "asked_of"), "regex"
+            (
+                "had_what",
+                "had_by",
+                "where_what",
+                "kind_what",
+                "kind_by",
+                "asked_of",
+                "relation_asked",
+                "relation_not",
+            ),
+            "regex",
         ),
         "owned_relations": "words",
     },

@@ -70,6 +70,8 @@ class Comparison:
         # 天台的球迷 / 父母 / 大处女座: a group of people, by how the noun ends (people_groups)
         self.people_groups = rule_pattern(coll, "people_groups", ending=True)
         self.people_signs = rule_pattern(coll, "people_signs", ending=True)
+        self.counted = rule_pattern(coll, "counted")
+        self.counted_by = rule_pattern(coll, "counted_by")
         # 她写了那些诗 / 他经历过那些困难: chat's 那些 for 哪些, ending the query (``which_typo``)
         # 他们 / 她们 after an exchange that named exactly two people (``named_pair``)
         pair = lexicon.rule("comparison", "named_pair")
@@ -391,7 +393,23 @@ class Comparison:
                 continue
             found.setdefault(c.mention.text, c)
         groups = outermost(list(found))
-        return found[groups[0]] if len(groups) == 1 else None
+        return self._counted_by(d, found[groups[0]]) if len(groups) == 1 else None
+
+    def _counted_by(self, d: Dialogue, c: Candidate) -> Candidate:
+        """``c`` with the short 的-phrase its turn opens with right before it, when it is a
+        counted group (rules/comparison.yaml ``collective`` ``counted`` / ``counted_by``: 我最讨厌的
+        + 两个人). Why: 两个人 alone says how many, not who (我最讨厌的两个人 / 再说具体点 /
+        他们伤害过我 -> 我最讨厌的两个人伤害过我). Else ``c`` as it is."""
+        m = c.mention
+        ti = d.turn_at(m.turn)
+        if self.counted is None or self.counted_by is None or ti is None:
+            return c
+        before = ti.turn.content[: m.start]
+        if not self.counted.match(m.text) or not self.counted_by.match(before):
+            return c
+        return new_candidate(
+            replace(m, text=before + m.text, start=0), c.score, c.why + ", counted by " + before
+        )
 
 
 def _join(members: tuple[str, ...]) -> str:

@@ -500,6 +500,18 @@ class Ellipsis:
         self.kind_by = rule_pattern(subject_rule, "kind_by")
         self.owned_relations = rule_words(subject_rule, "owned_relations")
         self.asked_of = rule_pattern(subject_rule, "asked_of")
+        self.relation_asked = rule_pattern(subject_rule, "relation_asked")
+        # 你老婆 + what the assistant says of her (你老婆不喜欢你了), the longest relation first
+        self.relation_said = (
+            re.compile(
+                "你的?(?P<n>"
+                + "|".join(map(re.escape, sorted(self.owned_relations, key=len, reverse=True)))
+                + ")"
+            )
+            if self.owned_relations
+            else None
+        )
+        self.relation_not = rule_pattern(subject_rule, "relation_not")
         self.kind_answered_rule = lexicon.rule("completeness", "kind_answered")
         self.kind_not_asked = rule_pattern(self.kind_answered_rule, "not_asked")
         self.kind_not_reply = rule_pattern(self.kind_answered_rule, "not_reply")
@@ -828,7 +840,8 @@ class Ellipsis:
         d = self.mt.dialogue(done)
         exchange = last_exchange(done, d)
         again = (
-            (self._said_again(done, exchange) if exchange is not None else None)
+            (self._relation_reply(done, exchange) if exchange is not None else None)
+            or (self._said_again(done, exchange) if exchange is not None else None)
             or (self._own_question(done, exchange) if exchange is not None else None)
             or (self._verb_object(done, exchange) if exchange is not None else None)
             or (self._modal_vp(done, exchange) if exchange is not None else None)
@@ -851,6 +864,49 @@ class Ellipsis:
             # 瓦力是你谁 / 我不认识: the short reply's lead, kept aside by _complete
             return done.scratch.get(_REPLY_LEAD, done)
         return again
+
+    def _relation_reply(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """The user's relation (missing_subject ``owned_relations``) with its owner before a
+        reply that has no subject of its own, when the assistant's last turn asked about that
+        relation (``relation_asked``: 那你对象呢 / 在学校 -> 我对象在学校) or said of it what
+        the reply says again, 你 and 我 swapped (``relation_said``: 你老婆不喜欢你了 / 不喜欢我了
+        -> 我老婆不喜欢我了). Why: the reply comments on the person asked or talked about, and
+        the completeness check finds no gap in 在学校. Else None."""
+        said = unpunctuated(state.standalone).strip()
+        last = exchange[1].turn.content
+        if not said or self.relation_not is None or self.relation_not.match(said):
+            return None
+        d = self.mt.dialogue(state)
+        asked = self.relation_asked.match(unpunctuated(last)) if self.relation_asked else None
+        rel = asked["n"] if asked is not None and asked["n"] in self.owned_relations else None
+        if rel is None and self.relation_said is not None:
+            echo = said.translate(_SWAP_SPEAKERS)
+            rel = next(
+                (
+                    m["n"]
+                    for m in self.relation_said.finditer(last)
+                    if len(echo) >= 2 and last[m.end() :].startswith(echo[:3])
+                ),
+                None,
+            )
+        if rel is None or rel in said:
+            return None
+        owned = self._owned(d, rel)
+        if owned == rel:
+            return None
+        text = state.standalone
+        return _resolved_from(
+            state,
+            self.mt.sources.get("missing_subject", "ellipsis"),
+            owned + text.lstrip(),
+            owned,
+            exchange[1],
+            "relation",
+            etype="human",
+            slot="subject",
+            note=f"a reply about {owned}, the relation the assistant's last turn talked about",
+            confidence=0.6,
+        )
 
     def _said_again(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The end of the user's own last turn said again, when nothing else completed the
@@ -6515,6 +6571,10 @@ _PREDICATED = frozenset({"person", "work"})
 
 # tags jieba gives numbers and Latin runs, which open no head noun (2018 of 2018经济形势)
 _NOT_HEAD = frozenset({"m", "eng", "x", "mq"})
+
+
+# the assistant's 你 is the user's 我 and back (你老婆不喜欢你了 said again as 不喜欢我了)
+_SWAP_SPEAKERS = str.maketrans("你我", "我你")
 
 
 def _interjection(t: Token) -> bool:
