@@ -307,18 +307,13 @@ class Comparison:
         ``house``): the best candidate of the last exchange, of any tag (jieba tags 麦当劳 a name),
         salient in one of the ``salient`` ways, scoring ``min_score``, none of ``not_types``
         (a family's people: 父母 / 同事) and not rivalled. None otherwise."""
-        window = {ti.turn.index for ti in d.turns[-2:]}  # the last exchange only
-        cands = [
-            c
-            for c in self.mt.rank(d, text=text)
-            if c.score >= self.house_min and c.mention.turn in window
-        ]
-        if not cands or ambiguous(cands, d):
-            return None
-        best = cands[0]
-        if not salient(best, self.house_kinds) or best.mention.etype in self.house_not_types:
-            return None
-        return best
+        return self.mt.house(
+            d,
+            text=text,
+            min_score=self.house_min,
+            kinds=self.house_kinds,
+            not_types=self.house_not_types,
+        )
 
     def _collective(
         self, d: Dialogue, text: str, animacy: str | None, *, groups: bool = True

@@ -1228,16 +1228,10 @@ class Coreference:
         Example: 哪一家火锅店好吃 / 海底捞 / 他家火锅有老鼠 -> 海底捞火锅有老鼠; 比尔盖茨 / … /
         他家在哪里 -> 比尔盖茨家在哪里."""
         hv = self.house
-        window = {ti.turn.index for ti in d.turns[-2:]}  # the last exchange only
-        cands = [
-            c
-            for c in self.mt.rank(d, text=orig_text)
-            if c.score >= hv.min_score and c.mention.turn in window
-        ]
-        if not cands or ambiguous(cands, d):
-            return state
-        best = cands[0]
-        if not salient(best, hv.salient) or best.mention.etype in hv.not_types:
+        best = self.mt.house(
+            d, text=orig_text, min_score=hv.min_score, kinds=hv.salient, not_types=hv.not_types
+        )
+        if best is None:
             return state
         person = best.mention.etype in hv.people
         end = ref.end if person else ref.end + len(hv.after)

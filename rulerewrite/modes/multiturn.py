@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar
@@ -1238,6 +1238,33 @@ class MultiTurn:
 
     def _hint_types_uncached(self, text: str) -> frozenset[str]:
         return frozenset(t for t, _ in self._hinted(text))
+
+    def house(
+        self,
+        d: Dialogue,
+        *,
+        text: str,
+        min_score: float,
+        kinds: frozenset[str],
+        not_types: Collection[str],
+    ) -> Candidate | None:
+        """What: the shop, brand, company or home 他家 / 他们家 points at: the best candidate of
+        the last exchange, of any tag (jieba tags 麦当劳 a name), scoring ``min_score``, salient
+        in one of the ``kinds`` ways, of none of ``not_types`` (a family's people: 父母 / 同事)
+        and not rivalled; None otherwise.
+        Why: chat calls a shop or a family by 他家 / 他们家, one word to jieba, and no person
+        pronoun rule finds it; coreference (他家) and comparison (他们家) share this choice.
+        Example: 哪一家火锅店好吃 / 海底捞 / 他家火锅有老鼠 -> 海底捞."""
+        window = {ti.turn.index for ti in d.turns[-2:]}  # the last exchange only
+        cands = [
+            c for c in self.rank(d, text=text) if c.score >= min_score and c.mention.turn in window
+        ]
+        if not cands or ambiguous(cands, d):
+            return None
+        best = cands[0]
+        if not salient(best, kinds) or best.mention.etype in not_types:
+            return None
+        return best
 
     def rank(
         self,
