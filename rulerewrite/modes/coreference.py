@@ -25,12 +25,13 @@ from rulerewrite.modes.multiturn import (
     key,
     last_exchange,
     merge_nested,
-    own_person,
     resolved,
     said_before,
+    said_turn,
     salient,
     unmodified,
     unpunctuated,
+    user_owner,
 )
 from rulerewrite.result import Step
 from rulerewrite.text.builtin_parser import kind_of, may_end_name, unseen_names
@@ -2579,7 +2580,7 @@ class Coreference:
             # (我老公老是玩手机), as the user said it; the assistant's 你同桌 is the user's
             # 我同桌 when the user called the person theirs (我同桌 / 你同桌好帅 / 她是女生 ->
             # 我同桌是女生; 老公最厉害 / 你老公真厉害 / 他出轨 -> 老公出轨)
-            said = own_person(state, m) + said
+            said = user_owner(state, m.text, said_turn(state, m), m.start) + said
         # 马化腾女儿叫什么 / … / 他女儿叫什么, 它的作用是什么: an antecedent that ends with what
         # follows the reference gives its owner, the query's own words stay (马化腾女儿, not
         # 马化腾女儿女儿)

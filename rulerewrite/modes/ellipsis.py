@@ -44,13 +44,14 @@ from rulerewrite.modes.multiturn import (
     names_a_thing,
     new_candidate,
     outermost,
-    own_person,
     phrase_len,
     resolved,
     said_before,
+    said_turn,
     salient,
     unmodified,
     unpunctuated,
+    user_owner,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
 from rulerewrite.text.parse import Parse, Token
@@ -891,7 +892,7 @@ class Ellipsis:
             )
         if rel is None or rel in said:
             return None
-        owned = self._owned(d, rel)
+        owned = self._owned(state, d, rel)
         if owned == rel:
             return None
         text = state.standalone
@@ -2746,7 +2747,7 @@ class Ellipsis:
         # 危险的照明灯 / 怎么危险了: the query says the modifier, the head alone goes in
         filler = self._title_alone(unmodified(filler, state.query))
         if kind == "subject" and not re.search("[我你他她]的?$", text[:pos]):
-            filler = self._owned(d, filler)  # 是个大帅哥 -> 我男朋友是个大帅哥
+            filler = self._owned(state, d, filler)  # 是个大帅哥 -> 我男朋友是个大帅哥
             filler = self._asked_of(d, filler)  # 那汪涵的老婆呢 / 一般般 -> 汪涵的老婆一般般
         if kind == "subject":
             filler = self._had_illness(d, best.mention, filler, text)
@@ -2754,7 +2755,10 @@ class Ellipsis:
             if filler == best.mention.text and best.mention.etype == "human":
                 # 我要男朋友回来 / 你男朋友是何方妖孽 / 是个大帅哥 -> 我男朋友是个大帅哥: the
                 # user's own person keeps the user's 我, as coreference gives it to 他 / 她
-                filler = own_person(state, best.mention) + filler
+                filler = (
+                    user_owner(state, filler, said_turn(state, best.mention), best.mention.start)
+                    + filler
+                )
         if filler == best.mention.text:
             filler = self._timed(d, best.mention, filler, text)
         if kind == "object":
@@ -3871,21 +3875,19 @@ class Ellipsis:
             return topic
         return topic + "的" + m["n"]
 
-    def _owned(self, d: Dialogue, phrase: str) -> str:
+    def _owned(self, state: State, d: Dialogue, phrase: str) -> str:
         """``phrase`` with its owner when it is a relation (missing_subject
         ``owned_relations``: 男朋友 / 老家) a turn of the last exchange, the assistant's first,
-        said whose it is (你男朋友 / 我的老家), the owner seen from the user's side (the
-        assistant's 你 is the user's 我): 你男朋友是何方妖孽 / 是个大帅哥 -> 我男朋友是个大帅哥.
-        Why: a relation without its owner leaves out whose it is. Else ``phrase`` as it is."""
+        said whose it is (你男朋友 / 我的老家), the owner seen from the user's side
+        (:func:`user_owner` with ``claimed=False``): 你男朋友是何方妖孽 / 是个大帅哥 ->
+        我男朋友是个大帅哥. Why: a relation without its owner leaves out whose it is. Else
+        ``phrase`` as it is."""
         if phrase not in self.owned_relations:
             return phrase
         for ti in reversed(d.turns[-2:]):
-            m = re.search(f"(我|你)(的?){re.escape(phrase)}", ti.turn.content)
+            m = re.search(f"(?:我|你)的?({re.escape(phrase)})", ti.turn.content)
             if m is not None:
-                owner = m.group(1)
-                if ti.turn.role != "user":
-                    owner = "你" if owner == "我" else "我"
-                return owner + m.group(2) + phrase
+                return user_owner(state, phrase, ti.turn, m.start(1), claimed=False) + phrase
         return phrase
 
     def _says_what(self, rest: str) -> bool:
@@ -5079,17 +5081,11 @@ class Ellipsis:
             or self.not_judged_subject.search(subject)
         ):
             return None
-        subject = self._owned(d, subject)  # 你女朋友漂亮么 / 漂亮 -> 我女朋友漂亮
-        at = asked.find(subject)
-        if (
-            at > 0
-            and asked[:at].endswith("你")
-            and any(
-                t.role == "user" and subject in t.content and "我" in t.content.split(subject)[0]
-                for t in state.history
-            )
-        ):
-            subject = "我" + subject  # 我女朋友 / 你女朋友漂亮么 / 漂亮 -> 我女朋友漂亮
+        subject = self._owned(state, d, subject)  # 你女朋友漂亮么 / 漂亮 -> 我女朋友漂亮
+        # 我同桌 / 你同桌帅么 / 帅 -> 我同桌帅: the user's own, the assistant asked with 你
+        at = last.turn.content.find(subject)
+        if at > 0 and last.turn.content[:at].endswith("你"):
+            subject = user_owner(state, subject, last.turn, at) + subject
         note = f"{core} judges what the assistant asked of: {subject!r}"
         return _resolved_from(
             state,

@@ -25,6 +25,7 @@ from rulerewrite.context import (
     ContextAnalyzer,
     Dialogue,
     Mention,
+    Turn,
     TurnInfo,
     long_enough,
     new_mention,
@@ -1703,29 +1704,47 @@ def _kind(t: Any) -> str:
 _ONE_OF = re.compile(r"一[种员个类部位款只]")
 
 
-# who owns a person word in the turn that says it (我老公 / 你同桌); the assistant's "your" is
-# the user's "my" (你同桌 -> 我同桌)
+# who owns a person word in the turn that says it (我老公 / 你同桌); seen from the user's side
+# the assistant's "your" is the user's "my" (你同桌 -> 我同桌) and its "my" the user's "your"
 _OWNER = re.compile(r"(?:我们|我的|我|你的|你)$")
-_YOUR = {"你": "我", "你的": "我的"}
+_SWAPPED = {"你": "我", "你的": "我的", "我": "你", "我的": "你的"}
 
 
-def own_person(state: State, m: Mention) -> str:
-    """The user's 我 a person word keeps when it goes back into the user's query: the owner
-    the user said before it (我老公太让我伤心了 -> 我 + 老公), or, when the assistant said it
-    with 你 (你同桌好帅 / 你女朋友漂亮么), the user's 我 for it when a user turn said it after
-    a 我 (我同桌 / 我要男朋友回来); else nothing (老公最厉害 / 你老公真厉害 -> 老公)."""
-    turn = next((t for t in state.history if t.index == m.turn), None)
-    owner = _OWNER.search(turn.content[: m.start]) if turn is not None else None
-    if owner is None:
+def user_owner(
+    state: State, phrase: str, turn: Turn | None, at: int, *, claimed: bool = True
+) -> str:
+    """The owner of ``phrase`` (a person word or a relation: 老公 / 同桌 / 老家) seen from the
+    user's side, from ``turn``, the turn that said whose it is, where ``phrase`` starts at
+    ``at``: the owner the user said (我老公太让我伤心了 -> 我); the assistant's 你 / 我 swapped
+    (你同桌 -> 我, 我的老家 -> 你的); "" when the turn says no owner (老公最厉害) or ``turn``
+    is None. Why: a person word put back into the user's query without its owner leaves out
+    whose it is, and the assistant speaks of the user as 你.
+
+    With ``claimed`` (the default: a person word an antecedent brings) the assistant's 你 is
+    the user's 我 only when a user turn said ``phrase`` after a 我 (我同桌 / 你同桌好帅 -> 我同桌;
+    你老公真厉害 alone -> ""), and the assistant's own 我 gives no owner: the assistant may
+    take up a word the user never owned. ``claimed=False`` (a relation of missing_subject
+    ``owned_relations``, owned by whoever the last exchange says: 你男朋友是何方妖孽 / 是个大帅哥
+    -> 我男朋友是个大帅哥) swaps without that check."""
+    owner = _OWNER.search(turn.content[:at]) if turn is not None else None
+    if owner is None or turn is None:
         return ""
-    if m.role == "user":
+    if turn.role == "user":
         return owner.group()
-    if owner.group() in _YOUR and any(
-        t.role == "user" and m.text in t.content and "我" in t.content.split(m.text)[0]
+    said = _SWAPPED.get(owner.group(), "")
+    if not claimed or not said:
+        return said
+    if said.startswith("我") and any(
+        t.role == "user" and phrase in t.content and "我" in t.content.split(phrase)[0]
         for t in state.history
     ):
-        return _YOUR[owner.group()]
+        return said
     return ""
+
+
+def said_turn(state: State, m: Mention) -> Turn | None:
+    """The history turn ``m`` was said in (None when it is out of the history)."""
+    return next((t for t in state.history if t.index == m.turn), None)
 
 
 def last_exchange(state: State, d: Dialogue) -> tuple[TurnInfo, TurnInfo] | None:
