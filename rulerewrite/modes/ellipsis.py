@@ -5081,11 +5081,12 @@ class Ellipsis:
             or self.not_judged_subject.search(subject)
         ):
             return None
-        subject = self._owned(state, d, subject)  # 你女朋友漂亮么 / 漂亮 -> 我女朋友漂亮
-        # 我同桌 / 你同桌帅么 / 帅 -> 我同桌帅: the user's own, the assistant asked with 你
+        owned = self._owned(state, d, subject)  # 你女朋友漂亮么 / 漂亮 -> 我女朋友漂亮
         at = last.turn.content.find(subject)
-        if at > 0 and last.turn.content[:at].endswith("你"):
-            subject = user_owner(state, subject, last.turn, at) + subject
+        if owned == subject and at > 0:
+            # 我同桌 / 你同桌帅么 / 帅 -> 我同桌帅: the user's own, the assistant asked with 你
+            owned = user_owner(state, subject, last.turn, at) + subject
+        subject = owned
         note = f"{core} judges what the assistant asked of: {subject!r}"
         return _resolved_from(
             state,
