@@ -3866,10 +3866,36 @@ class Ellipsis:
             return topic
         m = self.asked_of.match(unpunctuated(last.turn.content))
         if m is None or m["of"] != topic:
-            return topic
+            return self._opened_with_owned(d, topic)
         if m["n"] not in self.attribute_nouns and m["n"] not in self.owned_relations:
             return topic
         return topic + "的" + m["n"]
+
+    def _opened_with_owned(self, d: Dialogue, topic: str) -> str:
+        """What: ``topic`` with the property or relation of it the assistant's last turn opened
+        with (曾小贤的恋人 / 杨坤的声音很有特点: a phrase ``topic``的N at the turn's start, N its
+        head, a property noun or an owned relation of rules/completeness.yaml), when the user's
+        turn before it asked about no property itself; else ``topic``.
+        Why: the owner was said again only inside that phrase; what the user says next is said
+        of the thing the answer put first (是胡一菲 -> 曾小贤的恋人是胡一菲), not of its owner. When
+        the user asked for the property (麻薯什么味道 / 麻薯的口味甜) the answer only gave it,
+        and the topic stays the owner.
+        Example: 李宗盛 / 李宗盛的作品集齐了吗 / 没有那个不好集 -> 没有李宗盛的作品不好集."""
+        last = d.turns[-1]
+        for m in last.mentions:
+            rest = m.text[len(topic) + 1 :]
+            if (
+                m.start == 0
+                and m.text.startswith(topic + "的")
+                and 1 <= len(rest) <= 4
+                and m.head == rest
+                and (rest in self.topic_props or rest in self.owned_relations)
+            ):
+                asked = d.turns[-2].turn.content if len(d.turns) >= 2 else ""
+                if any(p in asked for p in self.topic_props):
+                    return topic
+                return m.text
+        return topic
 
     def _owned(self, d: Dialogue, phrase: str) -> str:
         """``phrase`` with its owner when it is a relation (missing_subject
