@@ -2748,7 +2748,8 @@ class Ellipsis:
         filler = self._title_alone(unmodified(filler, state.query))
         if kind == "subject" and not re.search("[我你他她]的?$", text[:pos]):
             filler = self._owned(state, d, filler)  # 是个大帅哥 -> 我男朋友是个大帅哥
-            filler = self._asked_of(d, filler)  # 那汪涵的老婆呢 / 一般般 -> 汪涵的老婆一般般
+            # 那汪涵的老婆呢 / 一般般 -> 汪涵的老婆一般般; a picture asked for is of the topic
+            filler = self._asked_of(d, filler, opened=media is None)
         if kind == "subject":
             filler = self._had_illness(d, best.mention, filler, text)
             filler = self._work_of_role(filler, text)
@@ -3860,20 +3861,48 @@ class Ellipsis:
             return filler
         return owner + "的" if with_de else owner
 
-    def _asked_of(self, d: Dialogue, topic: str) -> str:
+    def _asked_of(self, d: Dialogue, topic: str, *, opened: bool = True) -> str:
         """The attribute or relation of ``topic`` the assistant's last turn asked back about
         (missing_subject ``asked_of``: 那汪涵的老婆呢 / 高尔基的原名呢), with its owner: what the
         user says next is said of it (一般般 -> 汪涵的老婆一般般). Why: the topic alone would
-        judge the owner, not what was asked. Else ``topic`` as it is."""
+        judge the owner, not what was asked. Else, when ``opened``, the property the last turn
+        opened with (:meth:`_opened_with_owned`), or ``topic`` as it is."""
         last = d.turns[-1] if d.turns else None
         if self.asked_of is None or last is None or last.turn.role == "user":
             return topic
         m = self.asked_of.match(unpunctuated(last.turn.content))
         if m is None or m["of"] != topic:
-            return topic
+            return self._opened_with_owned(d, topic) if opened else topic
         if m["n"] not in self.attribute_nouns and m["n"] not in self.owned_relations:
             return topic
         return topic + "的" + m["n"]
+
+    def _opened_with_owned(self, d: Dialogue, topic: str) -> str:
+        """What: ``topic`` with the property or relation of it the assistant's last turn opened
+        with (曾小贤的恋人 / 杨坤的声音很有特点: the turn opens with ``topic``的N, N a property noun
+        or an owned relation of rules/completeness.yaml, the longest such) when the user's turn
+        before it named ``topic`` without asking for a property of it; else ``topic``.
+        Why: the owner was said again only inside that phrase; what the user says next is said
+        of the thing the answer put first (是胡一菲 -> 曾小贤的恋人是胡一菲), not of its owner. When
+        the user asked for the property (麻薯什么味道 / 麻薯的口味甜) the answer only gave it,
+        and the topic stays the owner.
+        Example: 谢霆锋 / 谢霆锋的身高多少啊 / 好像是一米七五 -> 谢霆锋的身高好像是一米七五."""
+        said = unpunctuated(d.turns[-1].turn.content)
+        lead = topic + "的"
+        if not said.startswith(lead):
+            return topic
+        rest = said[len(lead) :]
+        owned = [n for n in self.topic_props | self.owned_relations if rest.startswith(n)]
+        if not owned:
+            return topic
+        asked = d.turns[-2].turn.content if len(d.turns) >= 2 else ""
+        if topic not in asked:
+            return topic  # 哪部美剧好看 / 行尸走肉的第一季特别好看: the answer's own topic
+        for k in (i for i in range(len(asked)) if asked.startswith(topic, i)):
+            after = _ASKED_PROP.sub("", asked[k + len(topic) :], count=1)
+            if any(after.startswith(n) for n in self.topic_props):
+                return topic  # 麻薯什么味道: the user asked for the property, it was given
+        return lead + max(owned, key=len)
 
     def _owned(self, state: State, d: Dialogue, phrase: str) -> str:
         """``phrase`` with its owner when it is a relation (missing_subject
@@ -6540,6 +6569,8 @@ _REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
 # a break between clauses (不好吃 换一个)
 _CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
+# what may come between a topic and the property the user asks of it (麻薯什么味道 / X的作者)
+_ASKED_PROP = re.compile(r"^的?(?:什么|啥|哪些|哪个)?")
 # the subject of the last user turn, said in a topic frame (你知道X吗); the ranking notes may
 # have others between the two (", named by the user")
 _FRAMED_LEAD = ("subject of last user turn", "topic frame")
