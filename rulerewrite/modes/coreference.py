@@ -1544,7 +1544,7 @@ class Coreference:
         name, de, _ = m.text.partition("的")
         if not de or self.called.frame is None:
             return None
-        turn = next((t for t in state.history if t.index == m.turn), None)
+        turn = said_turn(state, m)
         if turn is None:
             return None
         fm = self.called.frame.search(turn.content, max(0, m.start - 2), m.start + len(name) + 1)

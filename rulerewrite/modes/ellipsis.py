@@ -770,6 +770,8 @@ class Ellipsis:
         self.topic_alone = rule_words(tc, "kinds_alone")
         self.topic_any_kind = tuple(sorted({w for ws in self.topic_kinds.values() for w in ws}))
         self.topic_props = rule_words(tc, "properties") | self.attribute_nouns
+        # what a reply may open with after topic的 (_opened_with_owned): a property or a relation
+        self.opened_owned = self.topic_props | self.owned_relations
         self.topic_person_props = rule_words(tc, "person_properties")
         self.topic_copula = rule_pattern(tc, "copula")
         self.topic_not_cop = rule_words(tc, "not_after_copula")
@@ -3892,7 +3894,7 @@ class Ellipsis:
         if not said.startswith(lead):
             return topic
         rest = said[len(lead) :]
-        owned = [n for n in self.topic_props | self.owned_relations if rest.startswith(n)]
+        owned = [n for n in self.opened_owned if rest.startswith(n)]
         if not owned:
             return topic
         asked = d.turns[-2].turn.content if len(d.turns) >= 2 else ""
