@@ -2790,7 +2790,7 @@ class Ellipsis:
             inside = [t for t in parse.tokens if t.end <= pos and t.text in ("里面", "里")]
             if inside:
                 pos = inside[-1].start  # 里面你最喜欢哪个人物: the whole goes before 里面
-            filler += "" if inside or filler.endswith("的") else "的"
+            filler += "" if inside else _owner_glue(filler)
         elif (
             which
             and not kind_asked
@@ -2815,7 +2815,7 @@ class Ellipsis:
         ):
             # 作者是谁 -> 三体的作者是谁 (钢铁是怎样炼成的 already ends with its 的); a bare 作者
             # -> 三体的作者, but a place's 空气质量 -> 成都空气质量
-            filler += "" if filler.endswith("的") else "的"
+            filler += _owner_glue(filler)
         owner_at = (
             self._owned_object_at(parse, pos, said=state.query)
             if kind == "subject"
@@ -2828,7 +2828,7 @@ class Ellipsis:
         )
         if owner_at is not None:
             # 讲讲大概意思 -> 讲讲雾都孤儿的大概意思: the topic owns the object told or read
-            filler += "的"
+            filler += _owner_glue(filler)
             pos = owner_at
         elif kind == "subject" and how is None and media is None and similar is None:
             filler = self._joined_as_said(d, filler, parse, pos)  # X剧情 / X的配音 as said
@@ -5536,8 +5536,15 @@ class Ellipsis:
         q = next((mq for p in self.who_questions if (mq := p.match(asked)) is not None), None)
         said = unpunctuated(text)
         m = rule.pattern.match(said)
-        if q is None or m is None or q.group("s") in said or _HAS_QWORD.search(said):
-            return None  # 同英语废是啥意思 / 啥意思: asking back, not answering
+        if (
+            q is None
+            or m is None
+            or q.group("s") in said
+            or _HAS_QWORD.search(said)
+            or _A_NOT_A.search(said)
+        ):
+            # 同英语废是啥意思 / 啥意思 / 帅不帅: asking back, not answering
+            return None
         subject = q.group("s")
         stoks = self.mt.parse(subject).tokens
         if any(kind_of(t.pos, t.text) == "PRON" for t in stoks):
@@ -6823,3 +6830,11 @@ def _resolved_from(
     return resolved(
         state, "ellipsis", source, new, mention, slot=slot, note=note, confidence=confidence
     )
+
+
+def _owner_glue(owner: str) -> str:
+    """The 的 that joins ``owner`` to the attribute or part it owns (三体 + 作者 -> 三体的作者),
+    none when ``owner`` already ends with one (钢铁是怎样炼成的作者) or is itself a 的-phrase
+    (挪威的森林作者 / 夏洛的网主角, not 挪威的森林的作者: two 的 in a row of modifiers read as
+    nesting the owner in a third thing)."""
+    return "" if "的" in owner else "的"
