@@ -6490,8 +6490,12 @@ class Ellipsis:
             target = same[0]
             new = ptext[: target.start] + x + ptext[target.end :]
             # 深圳天气 / … / 重庆呢: a previous turn that asks nothing by itself keeps the 呢
-            # that makes the query a question (重庆天气呢), as below
-            new += "" if is_question(prev.parse) else "呢"
+            # that makes the query a question (重庆天气呢), as below; so does another time for
+            # a question (_time_ne: 2018年环法冠军是谁 / 2017年呢 -> 2017年环法冠军是谁呢)
+            if not is_question(prev.parse):
+                new += "呢"
+            elif xtype == "time":
+                new = _time_ne(new)
             note = f"{x} takes the {xtype} slot of {target.text!r}"
             slot = xtype
         elif de and any(kind_of(t.pos, t.text) != "TIME" for t in xtoks):
@@ -6551,9 +6555,11 @@ class Ellipsis:
                     note=why,
                 )
             # 石家庄 / … / 明天的天气呢: a previous turn that is a bare topic asks nothing by
-            # itself, so the 呢 that makes the query a question stays (石家庄明天的天气呢)
+            # itself, so the 呢 that makes the query a question stays (石家庄明天的天气呢); so
+            # does another time for a question (石家庄限号多少 / 明天呢 -> 石家庄明天限号多少呢)
             if is_question(prev.parse):
                 new = ptext[:at] + x + ptext[at:]
+                new = _time_ne(new) if xtype == "time" else new
             else:  # 成都啊 / … / 简阳呢: the bare topic's own particle goes (成都简阳呢)
                 new = (ptext[:at] + x + ptext[at:]).rstrip("啊呀吧嘛哈哦") + "呢"
             note = f"{x} inserted into the previous question"
@@ -6838,3 +6844,16 @@ def _owner_glue(owner: str) -> str:
     (挪威的森林作者 / 夏洛的网主角, not 挪威的森林的作者: two 的 in a row of modifiers read as
     nesting the owner in a third thing)."""
     return "" if "的" in owner else "的"
+
+
+# what ends a reused question that already has its final particle (会下雨吗 / 好看吧)
+_ASKS_BY_PARTICLE = re.compile(r"[吗么嘛呢吧]$")
+
+
+def _time_ne(question: str) -> str:
+    """The previous question asked again for another time (a bare 明天呢 / 2017年呢), with
+    the query's 呢 at its end: 2018年环法冠军是谁 / 2017年呢 -> 2017年环法冠军是谁呢, as a
+    weather question asked for another day keeps it (杭州明天天气呢). The dialogue-rewrite
+    gold keeps the 呢 of a time follow-up; a question already ending in its own particle
+    (今天会下雨吗 / 明天呢 -> 明天会下雨吗) takes none."""
+    return question if _ASKS_BY_PARTICLE.search(question) else question + "呢"
