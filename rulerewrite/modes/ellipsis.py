@@ -1292,7 +1292,7 @@ class Ellipsis:
                 for t in last.parse.tokens
                 if t.start >= m.start() and t.end <= m.end("judge")
             }
-            if not judged & {"VERB", "ADJ"} or not judged <= {"VERB", "ADJ", "ADV"}:
+            if not judged & {"VERB", "ADJ"} or not judged <= {"VERB", "ADJ", "ADV", "AUX"}:
                 return None  # 表妹喜欢大叔吗 / 离你近么 / 一起么: more than a judgement of x
             if m["judge"].rstrip("了过") in self.object_verbs:
                 return None  # 迪士尼去么 / 没钱: x is what the verb takes, not its subject
@@ -1306,9 +1306,15 @@ class Ellipsis:
             cop = ""  # 是我夫人 / 就在北京: the reply says the copula itself
         elif cop and first != "NOUN":
             return None  # 告诉你吧是腾讯游戏: an identity question answered by a noun phrase
-        elif not cop and (first not in self.asked_reply_kinds or (first == "NUM" and not m["wh"])):
-            # 公交地铁 after 路费油钱呢, 我也不知道: a thing or a speaker of its own; a count
-            # answers a wh-question only (狗狗多大了 / 2个月了, not 三毛生僻吗 / 一首歌名)
+        elif (
+            not cop
+            and not says
+            and toks[0].text not in self.topic_props
+            and (first not in self.asked_reply_kinds or (first == "NUM" and not m["wh"]))
+        ):
+            # 公交地铁 after 路费油钱呢, 我也不知道: a thing or a speaker of its own (not a
+            # property of x: 续航一般); a count answers a wh-question only (狗狗多大了 / 2个月了,
+            # not 三毛生僻吗 / 一首歌名)
             return None
         text = state.standalone.strip()
         return _resolved_from(
