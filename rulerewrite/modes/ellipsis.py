@@ -1304,7 +1304,7 @@ class Ellipsis:
         says = self.asked_says_copula is not None and self.asked_says_copula.match(said)
         if cop and says:
             cop = ""  # 是我夫人 / 就在北京: the reply says the copula itself
-        elif cop and first != "NOUN":
+        elif cop and first not in ("NOUN", "NUM"):
             return None  # 告诉你吧是腾讯游戏: an identity question answered by a noun phrase
         elif (
             not cop
