@@ -1299,6 +1299,8 @@ class Ellipsis:
         toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
         if not toks or _HAS_QWORD.search(said):
             return None  # 还有什么意思: a question of the reply's own
+        if any(r.text for r in self.mt.references(said)):
+            return None  # 据说他们最怕…: a pronoun of its own, coreference's business
         first = "NUM" if said[0].isdigit() else kind_of(toks[0].pos, toks[0].text)
         cop = m["cop"] or ""
         says = self.asked_says_copula is not None and self.asked_says_copula.match(said)
