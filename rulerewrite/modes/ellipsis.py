@@ -792,6 +792,13 @@ class Ellipsis:
         self.typed_rule = lexicon.rule("completeness", "typed_comment")
         tr = self.typed_rule
         self.typed_comments = () if tr is None else self._typed_comment_types(tr)
+        # 狗狗多大了 / 2个月了: the noun phrase the assistant's question asked about (asked_comment)
+        ac = self.asked_rule = lexicon.rule("completeness", "asked_comment")
+        self.asked_opener = rule_pattern(ac, "opener")
+        self.asked_what = rule_pattern(ac, "asked")
+        self.asked_reply_kinds = rule_words(ac, "reply_kinds")
+        self.asked_says_copula = rule_pattern(ac, "says_copula")
+        self.asked_max = int((ac.get("max_len") if ac else 0) or 30)
 
     @staticmethod
     def _typed_comment_types(
@@ -862,6 +869,7 @@ class Ellipsis:
             or (self._topic_comment(done, d, exchange) if exchange is not None else None)
             or (self._verb_object_open(done, exchange) if exchange is not None else None)
             or (self._any_will_do(done, exchange) if exchange is not None else None)
+            or (self._asked_comment(done, exchange) if exchange is not None else None)
         )
         if again is None:
             # 瓦力是你谁 / 我不认识: the short reply's lead, kept aside by _complete
@@ -1236,6 +1244,91 @@ class Ellipsis:
             etype=topic.etype,
             slot="subject",
             note=f"{how} comment on {name!r}, the one topic of the last exchange ({source})",
+            confidence=0.6,
+        )
+
+    def _asked_comment(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A reply with no subject of its own to the assistant's question about the noun phrase
+        the question opens with, when nothing else completed the query (rules/completeness.yaml
+        ``asked_comment``): the noun phrase goes first (狗狗多大了 / 2个月了 -> 狗狗2个月了; 车钥匙呢
+        / 丢了 -> 车钥匙丢了), with the question's copula before a noun phrase answering an
+        identity question (浮生物语是什么 / 一本小说 -> 浮生物语是一本小说). Why: the question asked
+        something of that thing, and a reply that only predicates says it of the same thing."""
+        rule, opener, what = self.asked_rule, self.asked_opener, self.asked_what
+        said = unpunctuated(state.standalone)
+        if (
+            rule is None
+            or opener is None
+            or what is None
+            or not said
+            or len(said) > self.asked_max
+            or _REPLY_LEAD in state.scratch
+        ):
+            return None
+        last = exchange[1]
+        content = last.turn.content
+        asked = unpunctuated(content)
+        lead = opener.match(asked)
+        start = len(content) - len(content.lstrip()) + (lead.end() if lead is not None else 0)
+        end = len(content) - len(content.lstrip()) + len(asked)
+        # the noun phrase: whole words from the opener on, what is asked of it after them
+        toks = [t for t in last.parse.tokens if t.start >= start and t.end < end]
+        m = next((m for t in toks if (m := what.fullmatch(content, t.end, end))), None)
+        if not toks or toks[0].start != start or m is None:
+            return None
+        x = content[start : m.start()]
+        xtoks = [t for t in toks if t.end <= m.start()]
+        xkinds = [kind_of(t.pos, t.text) for t in xtoks]
+        named = any(n.text == x and n.etype != "time" for n in last.mentions)
+        if len(x) < 2 or not (
+            named or (xkinds[-1] == "NOUN" and all(k in ("NOUN", "DE") for k in xkinds))
+        ):
+            return None  # 现在还疼吗 / 开到几点: no thing asked about
+        if any(t.text in said for t, k in zip(xtoks, xkinds, strict=True) if k == "NOUN"):
+            return None  # 小白兔在哪 / 小白兔在你头上: the reply names it itself
+        if m["judge"]:
+            judged = {
+                kind_of(t.pos, t.text)
+                for t in last.parse.tokens
+                if t.start >= m.start() and t.end <= m.end("judge")
+            }
+            if not judged & {"VERB", "ADJ"} or not judged <= {"VERB", "ADJ", "ADV", "AUX"}:
+                return None  # 表妹喜欢大叔吗 / 离你近么 / 一起么: more than a judgement of x
+            if m["judge"].rstrip("了过") in self.object_verbs:
+                return None  # 迪士尼去么 / 没钱: x is what the verb takes, not its subject
+        toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
+        if not toks or _HAS_QWORD.search(said):
+            return None  # 还有什么意思: a question of the reply's own
+        if any(r.text for r in self.mt.references(said)):
+            return None  # 据说他们最怕…: a pronoun of its own, coreference's business
+        first = "NUM" if said[0].isdigit() else kind_of(toks[0].pos, toks[0].text)
+        cop = m["cop"] or ""
+        says = self.asked_says_copula is not None and self.asked_says_copula.match(said)
+        if cop and says:
+            cop = ""  # 是我夫人 / 就在北京: the reply says the copula itself
+        elif cop and first not in ("NOUN", "NUM"):
+            return None  # 告诉你吧是腾讯游戏: an identity question answered by a noun phrase
+        elif (
+            not cop
+            and not says
+            and toks[0].text not in self.topic_props
+            and (first not in self.asked_reply_kinds or (first == "NUM" and not m["wh"]))
+        ):
+            # 公交地铁 after 路费油钱呢, 我也不知道: a thing or a speaker of its own (not a
+            # property of x: 续航一般); a count answers a wh-question only (狗狗多大了 / 2个月了,
+            # not 三毛生僻吗 / 一首歌名)
+            return None
+        text = state.standalone.strip()
+        return _resolved_from(
+            state,
+            rule.source,
+            x + cop + text,
+            x,
+            last,
+            "topic",
+            etype="thing",
+            slot="subject",
+            note=f"a reply to the assistant's question about {x!r}",
             confidence=0.6,
         )
 
