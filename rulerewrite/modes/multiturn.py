@@ -985,6 +985,47 @@ class MultiTurn:
             )
         return out
 
+    def _possessors(self, d: Dialogue, mentions: list[Mention]) -> list[Mention]:
+        """For a subject X的Y naming a thing (女人的心思是真的难猜 / 同事的态度让我很难受), the
+        person X who has it, one word the segmenter typed a person or a person noun, as a
+        candidate of its own: 他 / 她 may point at the owner, and no other phrase holds it. Not
+        a phrase said of something else (深圳是个年轻人的城市: 年轻人 only says which city)."""
+        have = {m.text for m in mentions}
+        out: list[Mention] = []
+        type_of = self.analyzer.type_of
+        for m in mentions:
+            cut = m.text.find("的")
+            if cut < 2 or m.etype in HUMAN_TYPES or m.is_set or m.gram not in _SUBJECTS:
+                continue
+            owner = m.text[:cut]
+            if owner in have or _SPEAKER.search(owner):
+                continue
+            ti = d.turn_at(m.turn)
+            if ti is None:
+                continue
+            toks = [t for t in ti.parse.tokens if m.start <= t.start and t.end <= m.start + cut]
+            if len(toks) != 1 or toks[0].text != owner:
+                continue
+            etype = type_of(owner, toks[0].pos)
+            if etype not in HUMAN_TYPES:
+                continue
+            have.add(owner)
+            out.append(
+                new_mention(
+                    owner,
+                    owner,
+                    etype,
+                    m.turn,
+                    m.role,
+                    "att",
+                    m.start,
+                    m.start + cut,
+                    m.order,
+                    m.source,
+                )
+            )
+        return out
+
     def _pool(self, d: Dialogue) -> _Pool:
         """The window's candidates and the phrases credited as repeated, once per window."""
         turns = d.turns
@@ -1025,6 +1066,9 @@ class MultiTurn:
         owners = self._owners(mentions)
         if owners:
             mentions += owners
+        possessors = self._possessors(d, mentions)
+        if possessors:
+            mentions += possessors
         # the window-only part of each candidate's score, filled in on first use by rank
         eligible = tuple(self._eligible(m) for m in mentions)
         pool = _Pool(tuple(mentions), echoed, _Window.of(turns), [None] * len(mentions), eligible)
