@@ -57,6 +57,8 @@ class Comparison:
         coll = lexicon.rule("comparison", "collective")
         self.collective_kinds = frozenset(coll.get("salient") or ()) if coll else frozenset()
         self.collective_min = float(coll.get("min_score") or 2.0) if coll else 2.0
+        # 动物比友谊更重要 / 人是感情动物 / 保护它们: what 它们 may take besides (things_salient)
+        self.things_kinds = frozenset(coll.get("things_salient") or ()) if coll else frozenset()
         # 父母 / 巨蟹男 / 水瓶座: a class of people both speakers just talked about (people_*)
         self.people_kinds = frozenset(coll.get("people_salient") or ()) if coll else frozenset()
         # 它们家的鸡翅 / 他们家的多多西西: the shop or company the chat is about (``house``)
@@ -322,6 +324,8 @@ class Comparison:
         (rules/comparison.yaml ``collective``; ``groups``: else the one group of people the last
         exchange names, ``people_groups``), or None."""
         kinds = self.collective_kinds
+        if animacy == "nonhuman":
+            kinds = kinds | self.things_kinds
         if self.mt.is_statement(text):
             # a narrative statement: only a topic or a dictionary entity, as for 他 / 它
             kinds = kinds & self.mt.statement_kinds
