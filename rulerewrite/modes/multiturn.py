@@ -1794,6 +1794,38 @@ def said_turn(state: State, m: Mention) -> Turn | None:
     return next((t for t in state.history if t.index == m.turn), None)
 
 
+def lone_animal(
+    state: State,
+    d: Dialogue,
+    text: str,
+    animals: frozenset[str],
+    source: str,
+    degree: frozenset[str] = frozenset(),
+) -> Mention | None:
+    """The animal 它 (or 它们 / 他们 with no group named) points at when the last exchange
+    names exactly one kind of animal by a one-character word (rules/coreference.yaml
+    ``lone_animal``: 狗 / 狗不吃骨头的 / 那它为什么吃屎 -> 狗), the user's word first; a doubled
+    form (猫猫) is the same animal; not a word right after a ``degree`` adverb (网易很牛: the
+    adjective). None when the query names that animal itself, or the exchange names two."""
+    exchange = last_exchange(state, d)
+    if exchange is None:
+        return None
+    found: dict[str, tuple[Any, Any]] = {}
+    for ti in exchange:
+        before = ""
+        for t in ti.parse.tokens:
+            word = t.text[:1] if len(t.text) == 2 and t.text[0] == t.text[1] else t.text
+            if word in animals and word not in found and before not in degree:
+                found[word] = (ti, t)
+            before = t.text
+    if len(found) != 1:
+        return None
+    word, (ti, t) = next(iter(found.items()))
+    if word in text:
+        return None
+    return said_mention(word, "thing", ti.turn, "topic", t.start, source)
+
+
 def last_exchange(state: State, d: Dialogue) -> tuple[TurnInfo, TurnInfo] | None:
     """(the user's turn, the assistant's reply right after it) when that reply is the last
     message of the history and both are in the window; else None."""
