@@ -155,6 +155,11 @@ def said_mention(text: str, etype: str, turn: Turn, gram: str, start: int, sourc
 UNKNOWN_TYPES = frozenset({"thing", "other"})
 # 是 after a phrase, then the phrase it is said to be (新垣结衣是我老婆: 我 is no part of 老婆)
 _COPULA_TO = re.compile(r"(?:就|也|真|可|都)?是(?:我|你|他|她|我们|你们)?(?:的)?")
+# the same, with a measure word before the person (洪X是个坏人 / 江北是一位医生): what
+# _copula_people reads, a description said of the phrase
+_COPULA_ONE = re.compile(
+    r"(?:就|也|真|可|都)?是(?:我|你|他|她|我们|你们)?(?:的)?(?:一)?(?:个|位|名)?"
+)
 # what may follow the person a phrase is said to be (新垣结衣是我老婆呀), not a verb (数学是英语
 # 老师教的: the subject is what the teacher taught)
 _CLAUSE_END = re.compile(r"[啊呀呢吧哦哈嘛啦了喔~。！!？?，,\s]*$|[。！!？?，,\s]")
@@ -1025,13 +1030,15 @@ class ContextAnalyzer:
         return _with_sets(mentions, parse)
 
     def _copula_people(self, text: str, mentions: list[Mention]) -> list[Mention]:
-        """新垣结衣是我老婆 / 小周是我同学: an untyped phrase said to be a person (the phrase
-        after its 是 is typed human) is a person too, so 他 / 她 can take its name."""
+        """新垣结衣是我老婆 / 小周是我同学 / 江北是个好医生: an untyped phrase, or one jieba
+        tags a place (no dictionary entity), said to be a person (the phrase after its 是, a
+        measure word at most between, is typed human) is a person too, so 他 / 她 can take its
+        name rather than the description."""
         out = mentions
         for k, m in enumerate(mentions):
-            if m.etype not in UNKNOWN_TYPES or m.protected:
+            if (m.etype not in UNKNOWN_TYPES and m.etype != "place") or m.protected:
                 continue
-            cop = _COPULA_TO.match(text, m.end)
+            cop = _COPULA_ONE.match(text, m.end)
             if cop is None:
                 continue
             if any(

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from rulerewrite.context import Dialogue, Mention
+from rulerewrite.context import Dialogue, Mention, said_mention
 from rulerewrite.lexicon import Lexicon
 from rulerewrite.lexicon.readers import rule_pattern
 from rulerewrite.modes.base import State, mode
@@ -18,6 +18,7 @@ from rulerewrite.modes.multiturn import (
     ambiguous,
     ask,
     is_question,
+    lone_animal,
     new_candidate,
     outermost,
     resolved,
@@ -57,6 +58,30 @@ class Comparison:
         coll = lexicon.rule("comparison", "collective")
         self.collective_kinds = frozenset(coll.get("salient") or ()) if coll else frozenset()
         self.collective_min = float(coll.get("min_score") or 2.0) if coll else 2.0
+        # 动物比友谊更重要 / 人是感情动物 / 保护它们: what 它们 may take besides (things_salient)
+        self.things_kinds = frozenset(coll.get("things_salient") or ()) if coll else frozenset()
+        # 被别人污蔑 / … / 他们误会了我: the others the user's last turn spoke of (``others``)
+        self.others_source = coll.source if coll is not None else ""
+        # 牛太勤劳善良 / … / 不能杀他们来吃: the one animal the exchange named (rules/coreference.yaml
+        # lone_animal plural_pronouns)
+        animal = lexicon.rule("coreference", "lone_animal")
+        self.animal_source = animal.source if animal is not None else ""
+        self.animals = (
+            frozenset(str(w) for w in (animal.get("animals") or ())) if animal else frozenset()
+        )
+        self.animal_not_after = (
+            frozenset(str(w) for w in (animal.get("not_after") or ())) if animal else frozenset()
+        )
+        self.animal_pronouns = (
+            frozenset(str(w) for w in (animal.get("plural_pronouns") or ()))
+            if animal
+            else frozenset()
+        )
+        self.others = tuple(
+            sorted((str(w) for w in (coll.get("others") or ())), key=len, reverse=True)
+            if coll
+            else ()
+        )
         # 父母 / 巨蟹男 / 水瓶座: a class of people both speakers just talked about (people_*)
         self.people_kinds = frozenset(coll.get("people_salient") or ()) if coll else frozenset()
         # 它们家的鸡翅 / 他们家的多多西西: the shop or company the chat is about (``house``)
@@ -183,8 +208,11 @@ class Comparison:
         if group is None and ref.kind == "pronoun" and not ref.count and not ref.ordinal:
             # 他们家 after 同事 is the colleague's home: no group of people stands for it
             home = bool(self.house_after) and text.startswith(self.house_after, ref.end)
-            one = self._answered_group(state, d, text) or self._collective(
-                d, text, ref.animacy, groups=not home
+            one = (
+                self._answered_group(state, d, text)
+                or self._collective(d, text, ref.animacy, groups=not home)
+                or (self._others_said(d, text) if ref.animacy == "human" and not home else None)
+                or (self._animal(state, d, text) if ref.text in self.animal_pronouns else None)
             )
             if one is not None:  # 你知道EXO吗 / 他们最火的歌是什么 -> EXO最火的歌是什么
                 return resolved(
@@ -302,6 +330,30 @@ class Comparison:
         m = self.mt.answer_mention(state, d, text)
         return new_candidate(m, 10.0, "answer to a question") if m is not None else None
 
+    def _others_said(self, d: Dialogue, text: str) -> Candidate | None:
+        """The others (rules/comparison.yaml collective ``others``: 别人 / 周围人) the user's last
+        turn spoke of, when it says exactly one such word and the query none: 他们 with no
+        group named is those people (被别人污蔑 / … / 他们误会了我 -> 别人误会了我). None
+        otherwise."""
+        lu = d.last_user()
+        if lu is None or not self.others or any(w in text for w in self.others):
+            return None
+        said = lu.turn.content
+        found = {w for w in self.others if w in said}
+        # a longer word holds a shorter one (周围的人 / 别人 is no pair): keep the longest
+        words = [w for w in found if not any(w != o and w in o for o in found)]
+        if len(words) != 1:
+            return None
+        w = words[0]
+        m = said_mention(w, "human", lu.turn, "obj", said.find(w), self.others_source)
+        return new_candidate(m, self.collective_min, "the others the user spoke of")
+
+    def _animal(self, state: State, d: Dialogue, text: str) -> Candidate | None:
+        """The one kind of animal the last exchange named (multiturn :func:`lone_animal`), for
+        它们 / 他们 with no group named (牛太勤劳善良 / … / 不能杀他们来吃 -> 不能杀牛来吃)."""
+        m = lone_animal(state, d, text, self.animals, self.animal_source, self.animal_not_after)
+        return new_candidate(m, self.collective_min, "the one animal named") if m else None
+
     def _house(self, d: Dialogue, text: str) -> Candidate | None:
         """The shop, brand or company 他们家 / 它们家 points at (rules/comparison.yaml
         ``house``): the best candidate of the last exchange, of any tag (jieba tags 麦当劳 a name),
@@ -322,6 +374,8 @@ class Comparison:
         (rules/comparison.yaml ``collective``; ``groups``: else the one group of people the last
         exchange names, ``people_groups``), or None."""
         kinds = self.collective_kinds
+        if animacy == "nonhuman":
+            kinds = kinds | self.things_kinds
         if self.mt.is_statement(text):
             # a narrative statement: only a topic or a dictionary entity, as for 他 / 它
             kinds = kinds & self.mt.statement_kinds

@@ -24,6 +24,7 @@ from rulerewrite.modes.multiturn import (
     candidates_question,
     key,
     last_exchange,
+    lone_animal,
     merge_nested,
     resolved,
     said_before,
@@ -328,6 +329,7 @@ class _LoneAnimal(RuleView):
 
     pronouns: frozenset[str] = frozenset()
     animals: frozenset[str] = frozenset()
+    not_after: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -2303,25 +2305,10 @@ class Coreference:
         return said_mention(np, "thing", turn, "topic", turn.content.find(np), self.known.source)
 
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
-        """The animal 它 points at when the last exchange names exactly one kind of animal by a
-        one-character word (rules/coreference.yaml ``lone_animal``: 狗 / 狗不吃骨头的 / 那它为什么
-        吃屎 -> 狗), the user's word first; a doubled form (猫猫) is the same animal. None when
-        the query names that animal itself, or the exchange names two."""
-        exchange = last_exchange(state, d)
-        if exchange is None:
-            return None
-        found: dict[str, tuple[Any, Any]] = {}
-        for ti in exchange:
-            for t in ti.parse.tokens:
-                word = t.text[:1] if len(t.text) == 2 and t.text[0] == t.text[1] else t.text
-                if word in self.animal.animals and word not in found:
-                    found[word] = (ti, t)
-        if len(found) != 1:
-            return None
-        word, (ti, t) = next(iter(found.items()))
-        if word in text:
-            return None
-        return said_mention(word, "thing", ti.turn, "topic", t.start, self.animal.source)
+        """The animal 它 points at (rules/coreference.yaml ``lone_animal``: multiturn
+        :func:`lone_animal`)."""
+        a = self.animal
+        return lone_animal(state, d, text, a.animals, a.source, a.not_after)
 
     def _name_like(self, words: list[Any]) -> bool:
         """The words of an echoed stretch look like a name (rules/coreference.yaml

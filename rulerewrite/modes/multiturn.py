@@ -985,6 +985,47 @@ class MultiTurn:
             )
         return out
 
+    def _possessors(self, d: Dialogue, mentions: list[Mention]) -> list[Mention]:
+        """For a subject X的Y naming a thing (女人的心思是真的难猜 / 同事的态度让我很难受), the
+        person X who has it, one word the segmenter typed a person or a person noun, as a
+        candidate of its own: 他 / 她 may point at the owner, and no other phrase holds it. Not
+        a phrase said of something else (深圳是个年轻人的城市: 年轻人 only says which city)."""
+        have = {m.text for m in mentions}
+        out: list[Mention] = []
+        type_of = self.analyzer.type_of
+        for m in mentions:
+            cut = m.text.find("的")
+            if cut < 2 or m.etype in HUMAN_TYPES or m.is_set or m.gram not in _SUBJECTS:
+                continue
+            owner = m.text[:cut]
+            if owner in have or _SPEAKER.search(owner):
+                continue
+            ti = d.turn_at(m.turn)
+            if ti is None:
+                continue
+            toks = [t for t in ti.parse.tokens if m.start <= t.start and t.end <= m.start + cut]
+            if len(toks) != 1 or toks[0].text != owner:
+                continue
+            etype = type_of(owner, toks[0].pos)
+            if etype not in HUMAN_TYPES:
+                continue
+            have.add(owner)
+            out.append(
+                new_mention(
+                    owner,
+                    owner,
+                    etype,
+                    m.turn,
+                    m.role,
+                    "att",
+                    m.start,
+                    m.start + cut,
+                    m.order,
+                    m.source,
+                )
+            )
+        return out
+
     def _pool(self, d: Dialogue) -> _Pool:
         """The window's candidates and the phrases credited as repeated, once per window."""
         turns = d.turns
@@ -1025,6 +1066,9 @@ class MultiTurn:
         owners = self._owners(mentions)
         if owners:
             mentions += owners
+        possessors = self._possessors(d, mentions)
+        if possessors:
+            mentions += possessors
         # the window-only part of each candidate's score, filled in on first use by rank
         eligible = tuple(self._eligible(m) for m in mentions)
         pool = _Pool(tuple(mentions), echoed, _Window.of(turns), [None] * len(mentions), eligible)
@@ -1748,6 +1792,38 @@ def user_owner(
 def said_turn(state: State, m: Mention) -> Turn | None:
     """The history turn ``m`` was said in (None when it is out of the history)."""
     return next((t for t in state.history if t.index == m.turn), None)
+
+
+def lone_animal(
+    state: State,
+    d: Dialogue,
+    text: str,
+    animals: frozenset[str],
+    source: str,
+    degree: frozenset[str] = frozenset(),
+) -> Mention | None:
+    """The animal 它 (or 它们 / 他们 with no group named) points at when the last exchange
+    names exactly one kind of animal by a one-character word (rules/coreference.yaml
+    ``lone_animal``: 狗 / 狗不吃骨头的 / 那它为什么吃屎 -> 狗), the user's word first; a doubled
+    form (猫猫) is the same animal; not a word right after a ``degree`` adverb (网易很牛: the
+    adjective). None when the query names that animal itself, or the exchange names two."""
+    exchange = last_exchange(state, d)
+    if exchange is None:
+        return None
+    found: dict[str, tuple[Any, Any]] = {}
+    for ti in exchange:
+        before = ""
+        for t in ti.parse.tokens:
+            word = t.text[:1] if len(t.text) == 2 and t.text[0] == t.text[1] else t.text
+            if word in animals and word not in found and before not in degree:
+                found[word] = (ti, t)
+            before = t.text
+    if len(found) != 1:
+        return None
+    word, (ti, t) = next(iter(found.items()))
+    if word in text:
+        return None
+    return said_mention(word, "thing", ti.turn, "topic", t.start, source)
 
 
 def last_exchange(state: State, d: Dialogue) -> tuple[TurnInfo, TurnInfo] | None:
