@@ -373,6 +373,7 @@ class Ellipsis:
         self.same_predicate_not_verbs = rule_words(same, "not_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
+        self.left_object_next = self.mt.wordset("left_object_next")
         self.complete_verbs = self.mt.wordset("complete_predicates")
         self.human_predicates = self.mt.wordset("human_predicates")
         phrases = lexicon.rule("completeness", "set_phrases")
@@ -2541,7 +2542,8 @@ class Ellipsis:
             if had is not None:
                 return had  # 你的手机用了多久 / … / 我的用了两年 -> 我的手机用了两年
         if gap is None:
-            return state
+            # 吃了我怕胖 / 我买了也不中奖: a verb inside the query that lost its object
+            return self._mid_verb_echo(state, d, parse) or state
         kind, pos = gap
         if kind == "subject" and self._verb_then_part(parse):
             # 知道作者吗 / 说说情节: the part of the work is the verb's object, the work goes
@@ -4471,6 +4473,69 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _mid_verb_echo(self, state: State, d: Dialogue, parse: Parse) -> State | None:
+        """A dangling verb inside a query the completeness check found whole, with nothing
+        after it (its aspect particle aside) that could be its object: a clause goes on with an
+        adverb, a new subject and its verb, or a final particle (吃了我怕胖 / 我买了也不中奖 /
+        去了没用). It takes the noun object the same verb had in the last turns (不敢吃零食 ->
+        吃了零食我怕胖), after the verb and its aspect; the conversation itself pairs them."""
+        toks = [t for t in parse.tokens if t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        for k, t in enumerate(toks):
+            if kinds[k] != "VERB" or not self._dangles(t.text):
+                continue
+            if k + 1 >= len(toks) or self._has_object(toks, kinds, k):
+                continue  # a verb ending the query is the bare verb echo's (short) business
+            if t.text.lstrip("不没").startswith(self.quiet_not_verbs):
+                continue  # 知道啊: what is known is a fact, not a phrase
+            end = self._after_aspect(toks, k)
+            if t.text.endswith("着") or "着" in parse.text[t.end : end]:
+                continue  # 看着挺震撼: a verb with 着 describes, it takes no object here
+            n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
+            if not self._object_left_out(toks, kinds, n):
+                continue
+            verb = t.text
+            verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+            # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
+            verbs |= {v[len(n) :] for v in verbs for n in self.negations if v.startswith(n)} - {""}
+            for ti in reversed(d.turns[-2:]):
+                ptoks = [u for u in ti.parse.tokens if u.text.strip()]
+                for m, u in enumerate(ptoks):
+                    same = self.mt.same_verb(u.text, verbs)
+                    bound = None if same else self.mt.bound_object(ptoks, m, verbs)
+                    if not same and bound is None:
+                        continue
+                    a = m  # 玩过怪物猎人世界: the object after the verb's aspect
+                    while a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
+                        a += 1
+                    obj = bound or self.mt.noun_object(ti, ptoks, a)
+                    if obj is None:
+                        continue
+                    if obj in parse.text or self.personal.search(obj):
+                        return None
+                    at = toks[n].start if n < len(toks) else len(parse.text)
+                    at = min(at, end)
+                    new = parse.text[:at] + obj + parse.text[at:]
+                    return self._echoed(state, ti, new, obj, verb, "object")
+            return None
+        return None
+
+    def _object_left_out(self, toks: list[Any], kinds: list[str], n: int) -> bool:
+        """What follows a verb from ``toks[n]`` on cannot be its object: an adverb, a
+        conjunction, a final particle, a clause break, or a new subject (我 / 你) and the
+        adverb or verb of its own clause."""
+        if n >= len(toks):
+            return False
+        k = kinds[n]
+        if k in ("ADV", "CONJ", "PART", "PUNCT") or toks[n].text in self.left_object_next:
+            return True
+        return (
+            k == "PRON"
+            and toks[n].text in RECIPIENTS
+            and n + 1 < len(toks)
+            and kinds[n + 1] in ("ADV", "VERB")
+        )
 
     def _how_asked_of(self, d: Dialogue, verb: str, obj: str) -> bool:
         """Whether the user's turn of the last exchange asked how to do ``verb`` to ``obj``
