@@ -2713,7 +2713,8 @@ class Ellipsis:
                 f"missing {kind}: best {best.mention.text} not salient enough ({best.why})",
             )
             if kind != "object" or not self._short_reply_object(d, text, pos):
-                return declined
+                # 不看只看动漫: no topic salient enough, but a verb inside lost its object
+                return self._mid_verb_echo(state, d, parse) or declined
             defer = declined  # the reply's lead, only when no fallback completes the query
         else:
             defer = None
@@ -4493,8 +4494,12 @@ class Ellipsis:
             if t.text.endswith("着") or "着" in parse.text[t.end : end]:
                 continue  # 看着挺震撼: a verb with 着 describes, it takes no object here
             n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
-            if not self._object_left_out(toks, kinds, n):
+            # 来看看天安门: where one goes comes before what one goes there to do
+            purpose = t.text in self.going and n < len(toks) and kinds[n] == "VERB"
+            if not purpose and not self._object_left_out(toks, kinds, n):
                 continue
+            if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in "不得":
+                continue  # 看不动了: the verb's potential complement, no new clause
             verb = t.text
             verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
             # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
@@ -4514,8 +4519,14 @@ class Ellipsis:
                         continue
                     if obj in parse.text or self.personal.search(obj):
                         return None
+                    if purpose and not any(
+                        x.text == obj and x.etype == "place" for x in ti.mentions
+                    ):
+                        return None  # 去上课 / 去旅游: only a place goes before the purpose
                     at = toks[n].start if n < len(toks) else len(parse.text)
                     at = min(at, end)
+                    if t.text in self.going and parse.text[t.end : at].endswith("了"):
+                        at -= 1  # 去了没用 -> 去医院了没用: a place goes before the 了
                     new = parse.text[:at] + obj + parse.text[at:]
                     return self._echoed(state, ti, new, obj, verb, "object")
             return None
@@ -4530,6 +4541,8 @@ class Ellipsis:
         k = kinds[n]
         if k in ("ADV", "CONJ", "PART", "PUNCT") or toks[n].text in self.left_object_next:
             return True
+        if toks[n].text in self.give_verbs and n + 1 < len(toks):
+            return toks[n + 1].text in RECIPIENTS  # 弹给我听: what is played goes before 给
         return (
             k == "PRON"
             and toks[n].text in RECIPIENTS
