@@ -4484,7 +4484,8 @@ class Ellipsis:
         toks = [t for t in parse.tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
         for k, t in enumerate(toks):
-            if kinds[k] != "VERB" or not self._dangles(t.text):
+            going = t.text in self.going  # 来吧: a verb of going misses where, a place
+            if kinds[k] != "VERB" or not (going or self._dangles(t.text)):
                 continue
             if k + 1 >= len(toks) or self._has_object(toks, kinds, k):
                 continue  # a verb ending the query is the bare verb echo's (short) business
@@ -4495,7 +4496,7 @@ class Ellipsis:
                 continue  # 看着挺震撼: a verb with 着 describes, it takes no object here
             n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
             # 来看看天安门: where one goes comes before what one goes there to do
-            purpose = t.text in self.going and n < len(toks) and kinds[n] == "VERB"
+            purpose = going and n < len(toks) and kinds[n] == "VERB"
             if not purpose and not self._object_left_out(toks, kinds, n):
                 continue
             if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in "不得":
@@ -4519,7 +4520,7 @@ class Ellipsis:
                         continue
                     if obj in parse.text or self.personal.search(obj):
                         return None
-                    if purpose and not any(
+                    if (purpose or not self._dangles(verb)) and not any(
                         x.text == obj and x.etype == "place" for x in ti.mentions
                     ):
                         return None  # 去上课 / 去旅游: only a place goes before the purpose
