@@ -2621,7 +2621,7 @@ class Ellipsis:
             # 我的用了两年: the thing owned, not a question phrase of the last turns (多长)
             cands = [c for c in cands if not _HAS_QWORD.search(c.mention.text)]
         if not cands:
-            return state
+            return self._mid_verb_echo(state, d, parse) or state
         best = cands[0]
         asks = is_question(parse)
         kinds = self.question_kinds if asks else self.salient_kinds
