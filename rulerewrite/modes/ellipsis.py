@@ -2508,6 +2508,11 @@ class Ellipsis:
             acked = self._gap(parse, counted, after_ack=True)
             gap = acked if acked is None or acked[0] == "subject" else gap
             gap = self._past_bare_frame(text, parse, counted, gap)
+        elif gap is None and not member and self._acked_bare(parse):
+            # 嗯嗯什么时候发新歌 / 恩 讲的什么: the clause after an acknowledgement has no
+            # subject, though the whole (the acknowledgement read as its opening) looked whole
+            acked = self._gap(parse, counted, after_ack=True)
+            gap = acked if acked is not None and acked[0] == "subject" else None
         elif gap is None and self.frame is not None and self.frame.match(text):
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
             framed = self._gap(parse, counted, skip=self.frame)
@@ -4532,6 +4537,22 @@ class Ellipsis:
                     return self._echoed(state, ti, new, obj, verb, "object")
             return None
         return None
+
+    def _acked_bare(self, parse: Parse) -> bool:
+        """The query opens with an acknowledgement (rules/completeness.yaml ack_openers) and
+        what follows names no one (no pronoun but a question word: 哈哈哈安慰自己这样好么 /
+        噢那说不定… point to their own topic) and opens with no verb of knowing (哈哈哈不知道唱
+        什么啊: what is not known is a clause, no thing)."""
+        ack = self.ack.match(parse.text) if self.ack is not None else None
+        if ack is None or ack.end() == 0:
+            return False
+        rest = [t for t in parse.tokens if t.start >= ack.end() and t.text.strip()]
+        said = parse.text[ack.end() :].lstrip().lstrip("不没")
+        if not rest or said.startswith(self.quiet_not_verbs):
+            return False
+        return not any(
+            kind_of(t.pos, t.text) == "PRON" and not is_question_word(t.text) for t in rest
+        )
 
     def _object_left_out(self, toks: list[Any], kinds: list[str], n: int) -> bool:
         """What follows a verb from ``toks[n]`` on cannot be its object: an adverb, a
