@@ -3679,9 +3679,12 @@ class Ellipsis:
                 # is an attribute of something (怎么申请理赔 / 怎么看日志) still misses its owner
                 return None
             # a longer query that opens with its own content (感冒发烧应该挂哪个科) stands alone;
-            # short ones, and ones opening with a question word, a modal or an attribute, do not
+            # short ones, and ones opening with a question word, a modal or an attribute, do not;
+            # nor one that opens with a lead word (如果没有孙悟空…能到吗 / 对呀酸酸的就是…): its
+            # clause goes on about a topic (unless a speaker's frame follows the lead: 恩觉得…)
             if (
                 len(body) > self.short_len
+                and not (i0 > 0 and not (self.frame is not None and self.frame.match(body)))
                 and not is_question_word(first)
                 and first not in self.openers
                 and not self.hint_re.search(body)
