@@ -373,6 +373,7 @@ class Ellipsis:
         self.same_predicate_not_verbs = rule_words(same, "not_verbs")
         self.modals = self.mt.wordset("modal_verbs")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
+        self.left_object_next = self.mt.wordset("left_object_next")
         self.complete_verbs = self.mt.wordset("complete_predicates")
         self.human_predicates = self.mt.wordset("human_predicates")
         phrases = lexicon.rule("completeness", "set_phrases")
@@ -2600,6 +2601,11 @@ class Ellipsis:
             acked = self._gap(parse, counted, after_ack=True)
             gap = acked if acked is None or acked[0] == "subject" else gap
             gap = self._past_bare_frame(text, parse, counted, gap)
+        elif gap is None and not member and self._acked_bare(parse):
+            # 嗯嗯什么时候发新歌 / 恩 讲的什么: the clause after an acknowledgement has no
+            # subject, though the whole (the acknowledgement read as its opening) looked whole
+            acked = self._gap(parse, counted, after_ack=True)
+            gap = acked if acked is not None and acked[0] == "subject" else None
         elif gap is None and self.frame is not None and self.frame.match(text):
             # 我感觉还不错啊: the speaker's frame has a subject, the clause it frames has none
             framed = self._gap(parse, counted, skip=self.frame)
@@ -2634,7 +2640,8 @@ class Ellipsis:
             if had is not None:
                 return had  # 你的手机用了多久 / … / 我的用了两年 -> 我的手机用了两年
         if gap is None:
-            return state
+            # 吃了我怕胖 / 我买了也不中奖: a verb inside the query that lost its object
+            return self._mid_verb_echo(state, d, parse) or state
         kind, pos = gap
         if kind == "subject" and self._verb_then_part(parse):
             # 知道作者吗 / 说说情节: the part of the work is the verb's object, the work goes
@@ -2712,7 +2719,7 @@ class Ellipsis:
             # 我的用了两年: the thing owned, not a question phrase of the last turns (多长)
             cands = [c for c in cands if not _HAS_QWORD.search(c.mention.text)]
         if not cands:
-            return state
+            return self._mid_verb_echo(state, d, parse) or state
         best = cands[0]
         asks = is_question(parse)
         kinds = self.question_kinds if asks else self.salient_kinds
@@ -2804,7 +2811,8 @@ class Ellipsis:
                 f"missing {kind}: best {best.mention.text} not salient enough ({best.why})",
             )
             if kind != "object" or not self._short_reply_object(d, text, pos):
-                return declined
+                # 不看只看动漫: no topic salient enough, but a verb inside lost its object
+                return self._mid_verb_echo(state, d, parse) or declined
             defer = declined  # the reply's lead, only when no fallback completes the query
         else:
             defer = None
@@ -3764,9 +3772,12 @@ class Ellipsis:
                 # is an attribute of something (怎么申请理赔 / 怎么看日志) still misses its owner
                 return None
             # a longer query that opens with its own content (感冒发烧应该挂哪个科) stands alone;
-            # short ones, and ones opening with a question word, a modal or an attribute, do not
+            # short ones, and ones opening with a question word, a modal or an attribute, do not;
+            # nor one that opens with a lead word (如果没有孙悟空…能到吗 / 对呀酸酸的就是…): its
+            # clause goes on about a topic (unless a speaker's frame follows the lead: 恩觉得…)
             if (
                 len(body) > self.short_len
+                and not (i0 > 0 and not (self.frame is not None and self.frame.match(body)))
                 and not is_question_word(first)
                 and first not in self.openers
                 and not self.hint_re.search(body)
@@ -4564,6 +4575,98 @@ class Ellipsis:
                     new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _mid_verb_echo(self, state: State, d: Dialogue, parse: Parse) -> State | None:
+        """A dangling verb inside a query the completeness check found whole, with nothing
+        after it (its aspect particle aside) that could be its object: a clause goes on with an
+        adverb, a new subject and its verb, or a final particle (吃了我怕胖 / 我买了也不中奖 /
+        去了没用). It takes the noun object the same verb had in the last turns (不敢吃零食 ->
+        吃了零食我怕胖), after the verb and its aspect; the conversation itself pairs them."""
+        toks = [t for t in parse.tokens if t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        for k, t in enumerate(toks):
+            going = t.text in self.going  # 来吧: a verb of going misses where, a place
+            if kinds[k] != "VERB" or not (going or self._dangles(t.text)):
+                continue
+            if k + 1 >= len(toks) or self._has_object(toks, kinds, k):
+                continue  # a verb ending the query is the bare verb echo's (short) business
+            if t.text.lstrip("不没").startswith(self.quiet_not_verbs):
+                continue  # 知道啊: what is known is a fact, not a phrase
+            end = self._after_aspect(toks, k)
+            if t.text.endswith("着") or "着" in parse.text[t.end : end]:
+                continue  # 看着挺震撼: a verb with 着 describes, it takes no object here
+            n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
+            # 来看看天安门: where one goes comes before what one goes there to do
+            purpose = going and n < len(toks) and kinds[n] == "VERB"
+            if not purpose and not self._object_left_out(toks, kinds, n):
+                continue
+            if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in "不得":
+                continue  # 看不动了: the verb's potential complement, no new clause
+            verb = t.text
+            verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+            # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
+            verbs |= {v[len(n) :] for v in verbs for n in self.negations if v.startswith(n)} - {""}
+            for ti in reversed(d.turns[-2:]):
+                ptoks = [u for u in ti.parse.tokens if u.text.strip()]
+                for m, u in enumerate(ptoks):
+                    same = self.mt.same_verb(u.text, verbs)
+                    bound = None if same else self.mt.bound_object(ptoks, m, verbs)
+                    if not same and bound is None:
+                        continue
+                    a = m  # 玩过怪物猎人世界: the object after the verb's aspect
+                    while a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
+                        a += 1
+                    obj = bound or self.mt.noun_object(ti, ptoks, a)
+                    if obj is None:
+                        continue
+                    if obj in parse.text or self.personal.search(obj):
+                        return None
+                    if (purpose or not self._dangles(verb)) and not any(
+                        x.text == obj and x.etype == "place" for x in ti.mentions
+                    ):
+                        return None  # 去上课 / 去旅游: only a place goes before the purpose
+                    at = toks[n].start if n < len(toks) else len(parse.text)
+                    at = min(at, end)
+                    if t.text in self.going and parse.text[t.end : at].endswith("了"):
+                        at -= 1  # 去了没用 -> 去医院了没用: a place goes before the 了
+                    new = parse.text[:at] + obj + parse.text[at:]
+                    return self._echoed(state, ti, new, obj, verb, "object")
+            return None
+        return None
+
+    def _acked_bare(self, parse: Parse) -> bool:
+        """The query opens with an acknowledgement (rules/completeness.yaml ack_openers) and
+        what follows names no one (no pronoun but a question word: 哈哈哈安慰自己这样好么 /
+        噢那说不定… point to their own topic) and opens with no verb of knowing (哈哈哈不知道唱
+        什么啊: what is not known is a clause, no thing)."""
+        ack = self.ack.match(parse.text) if self.ack is not None else None
+        if ack is None or ack.end() == 0:
+            return False
+        rest = [t for t in parse.tokens if t.start >= ack.end() and t.text.strip()]
+        said = parse.text[ack.end() :].lstrip().lstrip("不没")
+        if not rest or said.startswith(self.quiet_not_verbs):
+            return False
+        return not any(
+            kind_of(t.pos, t.text) == "PRON" and not is_question_word(t.text) for t in rest
+        )
+
+    def _object_left_out(self, toks: list[Any], kinds: list[str], n: int) -> bool:
+        """What follows a verb from ``toks[n]`` on cannot be its object: an adverb, a
+        conjunction, a final particle, a clause break, or a new subject (我 / 你) and the
+        adverb or verb of its own clause."""
+        if n >= len(toks):
+            return False
+        k = kinds[n]
+        if k in ("ADV", "CONJ", "PART", "PUNCT") or toks[n].text in self.left_object_next:
+            return True
+        if toks[n].text in self.give_verbs and n + 1 < len(toks):
+            return toks[n + 1].text in RECIPIENTS  # 弹给我听: what is played goes before 给
+        return (
+            k == "PRON"
+            and toks[n].text in RECIPIENTS
+            and n + 1 < len(toks)
+            and kinds[n + 1] in ("ADV", "VERB")
+        )
 
     def _how_asked_of(self, d: Dialogue, verb: str, obj: str) -> bool:
         """Whether the user's turn of the last exchange asked how to do ``verb`` to ``obj``
