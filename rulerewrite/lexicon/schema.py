@@ -509,6 +509,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         ),
         "regex",
     ),
+    # 你送我一个呗 / 送我一台 / 我想要一个: the thing counted (ellipsis counted echo)
+    ("completeness", "counted_object"): {
+        **dict.fromkeys(("pattern", "agree"), "regex"),
+        **dict.fromkeys(("wants", "lacks"), "words"),
+    },
     ("completeness", "measure_noun"): {
         "pattern": "regex",
         "open_pattern": "regex",

@@ -335,6 +335,10 @@ class Ellipsis:
         self.measure_re = self.mt.patterns.get("measured_verbs", (None, ""))[0]
         self.measured_verbs = self.mt.wordset("measured_verbs")
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
+        counted_rule = lexicon.rule("completeness", "counted_object")
+        self.counted_agree = rule_pattern(counted_rule, "agree")
+        self.count_wants = rule_words(counted_rule, "wants")
+        self.count_lacks = rule_words(counted_rule, "lacks")
         owner = lexicon.rule("completeness", "owner_de")
         self.owner_classes = frozenset(owner.get("classes") or ()) if owner else frozenset()
         self.owner_verbal = frozenset(owner.get("verbal_tags") or ()) if owner else frozenset()
@@ -4363,6 +4367,9 @@ class Ellipsis:
         the parsed text)."""
         if counted is not None and len(parse.text) <= self.max_len:
             return self._counted_echo(state, d, parse.text, counted)
+        agree = self.counted_agree.match(parse.text) if self.counted_agree is not None else None
+        if agree is not None:
+            return self._counted_echo(state, d, parse.text, agree)
         toks = [t for t in parse.tokens if t.text.strip()]
         j = len(toks) - 1
         while j >= 0 and kind_of(toks[j].pos, toks[j].text) in ("PART", "AUX"):
@@ -4512,18 +4519,69 @@ class Ellipsis:
         completeness.yaml counted_object) takes the noun object the same verb had in the last
         turns (我在网上买耳机 -> 你也帮我买一个耳机吧), after the count."""
         verb = counted.group("v")
+        at = counted.end("m")
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                if not self.mt.same_verb(t.text, {verb}):
+                same = self.mt.same_verb(t.text, {verb})
+                # 会发表情 / 再发几个: a verb-object word jieba keeps whole (发表情) gives its noun
+                bound = None if same else self.mt.bound_object(ptoks, k, {verb})
+                if not same and bound is None:
                     continue
-                obj = self.mt.noun_object(ti, ptoks, k)
+                obj = bound or self.mt.noun_object(ti, ptoks, k)
                 if obj is None:
                     continue
                 if obj in text or self.personal.search(obj):
                     return None
-                at = counted.end("m")
                 return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
+        found = self._counted_thing(d, text, verb, counted.group("m")[-1:])
+        if found is None:
+            return None
+        ti, obj, what = found
+        return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, what)
+
+    def _counted_thing(
+        self, d: Dialogue, text: str, verb: str, measure: str
+    ) -> tuple[TurnInfo, str, str] | None:
+        """What a count with no noun counts when its verb had no object in the last turns
+        (rules/completeness.yaml counted_object): after a verb of wanting (``wants``: 想要一个),
+        the noun a turn of the last two says its speaker lacks (``lacks``: 我没有男朋友); else
+        the best ranked noun of the last two turns the measure counts (measure_noun ``kinds``:
+        一台 + 电脑), no person, place or time."""
+        recent = d.turns[-2:]
+        if verb in self.count_wants:
+            for ti in reversed(recent):
+                ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+                for k, t in enumerate(ptoks):
+                    if t.text not in self.count_lacks:
+                        continue
+                    obj = self.mt.noun_object(ti, ptoks, k)
+                    if obj is not None and obj not in text and not self.personal.search(obj):
+                        return ti, obj, "thing lacked"
+        heads = self.measure_kinds.get(measure, ())
+        if not heads:
+            return None
+        turns = {ti.turn.index: ti for ti in recent}
+        for c in self.mt.rank(d, text=text):
+            x = c.mention
+            if x.turn not in turns or _is_pronounish(x) or x.is_set:
+                continue
+            if x.etype in HUMAN_TYPES or x.etype in ("place", "time"):
+                continue
+            name = self._uncounted(x.text)  # 三台电脑 -> 电脑; 张学友的歌 stays whole
+            if not name.endswith(heads) or self.mt.references(name):
+                name = x.head
+            if name and name.endswith(heads) and name not in text:
+                if self.personal.search(name):
+                    return None
+                return turns[x.turn], name, f"thing {measure} counts"
+        # 你会抽烟吗 / 来一根: the noun of a verb-object word jieba keeps whole (抽烟 / 看书)
+        for ti in reversed(recent):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(ptoks):
+                obj = self.mt.bound_object(ptoks, k, {t.text[:1]})
+                if obj is not None and obj.endswith(heads) and obj not in text:
+                    return ti, obj, f"thing {measure} counts"
         return None
 
     def _shown(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
