@@ -335,6 +335,10 @@ class Ellipsis:
         self.measure_re = self.mt.patterns.get("measured_verbs", (None, ""))[0]
         self.measured_verbs = self.mt.wordset("measured_verbs")
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
+        vo_missing = lexicon.rule("completeness", "missing_object")
+        self.verb_after_gap = int((vo_missing.get("verb_after_gap") if vo_missing else 0) or 0)
+        self.verb_after_not = rule_words(vo_missing, "verb_after_not")
+        self.result_complements = rule_words(vo_missing, "result_complements")
         counted_rule = lexicon.rule("completeness", "counted_object")
         self.counted_agree = rule_pattern(counted_rule, "agree")
         self.count_wants = rule_words(counted_rule, "wants")
@@ -2701,6 +2705,8 @@ class Ellipsis:
             named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
         if named is None and kind == "object" and not confident:
             named = self._refused(state, d, cands, text)  # 成语接龙可从没输过 / 不玩
+        if named is None and kind == "object" and not confident and not _HAS_QWORD.search(text):
+            named = self._verb_after(d, cands, parse, pos)  # 鬼故事就怕你不敢听 / 敢听呀
         if named is not None:
             best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
@@ -3381,6 +3387,65 @@ class Ellipsis:
         if after[:1] == "的" and self.vo_refused_de.match(after[1:]):
             return None  # 不用特别神级的东西: a modifier, no thing (讲鱼香肉丝的 ends the turn)
         return best
+
+    def _verb_after(self, d: Dialogue, cands: list[Any], parse: Parse, pos: int) -> Any | None:
+        """The candidate of the last two turns that its turn says right before the query's own
+        verb, in the same clause (a topic the verb comments on: 鬼故事啊就怕你不敢听 / 敢听呀 ->
+        敢听鬼故事呀; 就是星盘你懂吗 / 看不懂啊 -> 看不懂星盘啊): the conversation pairs that verb
+        with that thing. The verb is the query's last before the gap, without its negation,
+        aspect or complement (看不懂 -> 懂 / 看); between the thing and the verb only the clause's
+        own words (no punctuation, no space, at most ``verb_after_gap`` characters). Not a person
+        (the verb's subject: 女儿也喜欢), nor a thing the query says."""
+        forms = self._verb_forms(parse, pos)
+        if not forms or not self.verb_after_gap:
+            return None
+        recent = {ti.turn.index: ti for ti in d.turns[-2:]}
+        for c in cands:
+            m = c.mention
+            ti = recent.get(m.turn)
+            if ti is None or m.etype in HUMAN_TYPES or self.personal.search(m.text):
+                continue
+            said = ti.turn.content
+            rest = said[m.end : m.end + self.verb_after_gap + 2]
+            stop = _CLAUSE_END.search(rest)
+            rest = rest[: stop.start()] if stop is not None else rest
+            starts = {t.start - m.end for t in ti.parse.tokens if m.end <= t.start}
+            before = said[max(0, m.start - 4) : m.start].rstrip("了过着")
+            for v in forms:
+                at = rest.find(v)
+                if 0 <= at <= self.verb_after_gap and at in starts and v not in said[: m.start]:
+                    return c
+                if len(v) >= 2 and before.endswith(v):
+                    return c  # 你不能看到图片 / 我自己都看不到: the verb before it, as said
+        return None
+
+    def _verb_forms(self, parse: Parse, pos: int) -> tuple[str, ...]:
+        """The verb before the object gap at ``pos`` as it may be said elsewhere: the word, and
+        without its negation, aspect, potential or result complement (看不懂 -> 看懂 / 懂 / 看;
+        不敢听 -> 听); only words of two characters or more, or a one-character verb of
+        ``dangling``."""
+        toks = [t for t in parse.tokens if t.end <= pos and t.text.strip()]
+        while toks and toks[-1].text in self.aspects:
+            toks = toks[:-1]
+        if not toks or kind_of(toks[-1].pos, toks[-1].text) != "VERB":
+            return ()
+        w = toks[-1].text.rstrip("了过着")
+        w = next(
+            (
+                w[len(n) :]
+                for n in sorted(self.negations, key=len, reverse=True)
+                if w.startswith(n) and len(w) > len(n)
+            ),
+            w,
+        )
+        forms = {w}
+        if len(w) == 3 and w[1] in "不得":
+            forms |= {w[0] + w[2], w[0], w[2]}  # 看不懂 / 看得懂
+        elif len(w) == 2 and w[1] in self.result_complements:
+            forms.add(w[0])  # 看懂 / 买到
+        return tuple(
+            f for f in sorted(forms, key=len, reverse=True) if f not in self.verb_after_not
+        )
 
     def _copula_led(self, parse: Parse) -> bool:
         """是 + a noun phrase and nothing before it (是一个游戏 / 也是歌手啊): it says what
@@ -6628,6 +6693,7 @@ _SLOT_TYPES = NAMED_TYPES | {"time"}
 _REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
 # a break between clauses (不好吃 换一个)
 _CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
+_CLAUSE_END = re.compile(r"[，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
 # what may come between a topic and the property the user asks of it (麻薯什么味道 / X的作者)
 _ASKED_PROP = re.compile(r"^的?(?:什么|啥|哪些|哪个)?")
