@@ -2726,7 +2726,19 @@ class Ellipsis:
         else:
             defer = None
         if kind == "object" and named is None:
-            objs = [c for c in cands if c.mention.gram in ("obj", "dep", "coo")]
+            b = best.mention
+            objs = [
+                c
+                for c in cands
+                if c.mention.gram in ("obj", "dep", "coo")
+                # 魏无羡 of 魏无羡和蓝忘机: a part of the best phrase is no other object
+                and not (
+                    c.mention.turn == b.turn
+                    and b.start <= c.mention.start
+                    and c.mention.end <= b.end
+                    and len(c.mention.text) < len(b.text)
+                )
+            ]
             if objs and objs[0].score >= best.score - 1.0:
                 best = objs[0]
         if defer is not None and not self._reply_lead(best, d, text, pos):
@@ -3564,7 +3576,13 @@ class Ellipsis:
             kind_of(t.pos, t.text) in _REPLY_NAMES for t in reply.parse.tokens
         ):
             return False  # 我更喜欢南方的冬天: the reply has a thing, a time or a place of its own
-        rivals = [c for c in cands[1:] if c.mention.turn == user.turn.index]
+        # a phrase inside the best one (魏无羡 of 魏无羡和蓝忘机) is a part of it, no rival
+        rivals = [
+            c
+            for c in cands[1:]
+            if c.mention.turn == user.turn.index
+            and not (m.start <= c.mention.start and c.mention.end <= m.end)
+        ]
         return not rivals or best.score - rivals[0].score >= self.margin
 
     def _left(self, best: Any, d: Dialogue, parse: Parse) -> bool:
