@@ -13,6 +13,7 @@ from rulerewrite.context import (
     UNKNOWN_TYPES,
     Dialogue,
     Mention,
+    Turn,
     TurnInfo,
     new_mention,
     said_mention,
@@ -2713,7 +2714,7 @@ class Ellipsis:
             (answered is not None and asks and best.mention.turn == answered)
             or named is not None
             or (confident and not self._left(best, d, parse))
-            or (kind == "object" and self._quiet_reply(cands, d, text[:pos]))
+            or (kind == "object" and self._quiet_reply(cands, d, text[:pos], state.history))
         ):
             declined = state.note(
                 "ellipsis",
@@ -3546,7 +3547,9 @@ class Ellipsis:
             rivals = [c for c in rivals if BY_USER in c.why or "repeated" in c.why]
         return not rivals or best.score - rivals[0].score >= self.margin
 
-    def _quiet_reply(self, cands: list[Any], d: Dialogue, before: str) -> bool:
+    def _quiet_reply(
+        self, cands: list[Any], d: Dialogue, before: str, history: Sequence[Turn] = ()
+    ) -> bool:
         """The assistant's reply names nothing that could fill the gap (会一点点 / 挺好 / 当然),
         so a verb left without its object (``before`` ends with it) goes on with the user's own
         last turn: its best phrase, ahead of the turn's others by the margin (你会说德语吗 /
@@ -3554,12 +3557,26 @@ class Ellipsis:
         of knowing (你怎么知道: what is known is a fact, not a phrase), not a modifier cut from
         its phrase (各区县 of 各区县人民医院), not the subject of the user's turn unless the turn
         only judged it (这款耳机太坑 / … / 我不喜欢; not 我昨天学会了包饺子 / … / 你教我吧)."""
-        if not self.quiet_min or len(d.turns) < 2:
+        if not self.quiet_min or not d.turns:
             return False
         if before.rstrip("了过着").endswith(self.quiet_not_verbs):
             return False
-        reply, user = d.turns[-1], d.turns[-2]
-        if reply.turn.role == "user" or user.turn.role != "user":
+        reply: TurnInfo | None = d.turns[-1]
+        if (
+            reply is not None
+            and reply.turn.role == "user"
+            and history
+            and history[-1].role == "assistant"
+            and reply.turn.index == history[-1].index - 1
+        ):
+            # 天生城在哪儿 / 嗯嗯 / 介绍一下: the reply was chit-chat the window left out, it
+            # names nothing
+            reply, user = None, d.turns[-1]
+        elif len(d.turns) >= 2:
+            user = d.turns[-2]
+        else:
+            return False
+        if (reply is not None and reply.turn.role == "user") or user.turn.role != "user":
             return False
         best = cands[0]
         m = best.mention
@@ -3572,8 +3589,9 @@ class Ellipsis:
             return False  # 去大理玩吗 / 想去 / 推荐几个: where one goes is no thing to give
         if said_before.endswith(self.pointing):
             return False  # 你知道这个游戏吗: the phrase points back itself, it names nothing
-        if reply.mentions or any(
-            kind_of(t.pos, t.text) in _REPLY_NAMES for t in reply.parse.tokens
+        if reply is not None and (
+            reply.mentions
+            or any(kind_of(t.pos, t.text) in _REPLY_NAMES for t in reply.parse.tokens)
         ):
             return False  # 我更喜欢南方的冬天: the reply has a thing, a time or a place of its own
         # a phrase inside the best one (魏无羡 of 魏无羡和蓝忘机) is a part of it, no rival
