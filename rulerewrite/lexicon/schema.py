@@ -637,6 +637,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
                 "bare_vp_how",
                 "how_vp",
                 "topic_how",
+                "asked_vp",
             ),
             "regex",
         ),

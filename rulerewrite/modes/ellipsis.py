@@ -127,6 +127,7 @@ class _ModalVp(RuleView):
     clause_modals: frozenset[str] = frozenset()
     how_vp: re.Pattern[str] | None = None
     topic_how: re.Pattern[str] | None = None
+    asked_vp: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -1705,8 +1706,13 @@ class Ellipsis:
                 continue  # 狗能吃葡萄吗 / 能不能说点好听的 / 不能: the user's own question
             if ti.turn.role != "user" and self.yes_no.search(said):
                 # 你想去爬山吗 / 我不想: the reply answers the question, no statement of the
-                # verb, and no modal of the user's turn before it is what it answers
-                return None
+                # verb, and no modal of the user's turn before it is what it answers; a question
+                # on a bare verb phrase (表白过没有啊 / 不敢) gives the modal its verb phrase
+                asked = self._asked_vp(ti, text)
+                if asked is None:
+                    return None
+                note = f"{m.group('m')} takes the verb phrase {asked!r} the assistant asked about"
+                return self._modal_vp_taken(state, text, at, asked, ti, note)
             toks = [t for t in ti.parse.tokens if t.text.strip()]
             ends = {t.end for t in toks}
             personal = self.personal if ti.turn.role != "user" else mv.user_personal
@@ -1738,6 +1744,12 @@ class Ellipsis:
                         continue
                     note = f"{m.group('m')} takes the verb phrase {vp!r} of {c} said there"
                     return self._modal_vp_taken(state, text, at, vp, ti, note)
+        reply = exchange[1]
+        asked = self._asked_vp(reply, text) if reply.turn.role != "user" else None
+        if asked is not None:
+            # 表白过没有啊 / 不敢: a yes/no question the yes_no shape does not read as one
+            note = f"{m.group('m')} takes the verb phrase {asked!r} the assistant asked about"
+            return self._modal_vp_taken(state, text, at, asked, reply, note)
         found = self._bare_vp(exchange, text)
         if found is None:
             return None
@@ -1746,6 +1758,27 @@ class Ellipsis:
             "what the user asked how to do" if how else "the whole turn"
         )
         return self._modal_vp_taken(state, text, at, vp, ti, note)
+
+    def _asked_vp(self, ti: TurnInfo, text: str) -> str | None:
+        """The verb phrase of the assistant's yes/no question ``ti`` when it asks about doing it
+        with no modal (modal_vp ``asked_vp``: 表白过没有啊 -> 表白; not 你想去爬山吗, whose
+        modal the reply answers): it opens with a verb, names no person and asks nothing else."""
+        mv = self.mv
+        said = ti.turn.content.strip()
+        m = mv.asked_vp.match(said) if mv.asked_vp is not None else None
+        if m is None or any(c in said for c in self.mv_modals):
+            return None
+        vp = m.group("vp")
+        first = next((t for t in ti.parse.tokens if t.start == m.start("vp")), None)
+        if (
+            first is None
+            or kind_of(first.pos, first.text) != "VERB"
+            or self.personal.search(vp)
+            or _HAS_QWORD.search(vp)
+            or vp in text
+        ):
+            return None
+        return vp
 
     def _modal_vp_taken(
         self, state: State, text: str, at: int, vp: str, ti: TurnInfo, note: str
