@@ -3440,8 +3440,11 @@ class Ellipsis:
         敢听鬼故事呀; 就是星盘你懂吗 / 看不懂啊 -> 看不懂星盘啊): the conversation pairs that verb
         with that thing. The verb is the query's last before the gap, without its negation,
         aspect or complement (看不懂 -> 懂 / 看); between the thing and the verb only the clause's
-        own words (no punctuation, no space, at most ``verb_after_gap`` characters). Not a person
-        (the verb's subject: 女儿也喜欢), nor a thing the query says."""
+        own words (no punctuation, at most ``verb_after_gap`` characters; a space may part the
+        clauses: 找到一本小说 你想看吗 / 想看啊), the verb not said before the thing (then the
+        thing is no topic of it). A verb of two characters or more said right before the thing
+        pairs them too (你不能看到图片 / 我自己都看不到). Not a person (the verb's subject: 女儿也
+        喜欢)."""
         forms = self._verb_forms(parse, pos)
         if not forms or not self.verb_after_gap:
             return None
@@ -3468,22 +3471,15 @@ class Ellipsis:
     def _verb_forms(self, parse: Parse, pos: int) -> tuple[str, ...]:
         """The verb before the object gap at ``pos`` as it may be said elsewhere: the word, and
         without its negation, aspect, potential or result complement (看不懂 -> 看懂 / 懂 / 看;
-        不敢听 -> 听); only words of two characters or more, or a one-character verb of
-        ``dangling``."""
+        不敢听 -> 听); not a verb of ``verb_after_not`` (有 / 是 / a modal: said after
+        anything)."""
         toks = [t for t in parse.tokens if t.end <= pos and t.text.strip()]
         while toks and toks[-1].text in self.aspects:
             toks = toks[:-1]
         if not toks or kind_of(toks[-1].pos, toks[-1].text) != "VERB":
             return ()
         w = toks[-1].text.rstrip("了过着")
-        w = next(
-            (
-                w[len(n) :]
-                for n in sorted(self.negations, key=len, reverse=True)
-                if w.startswith(n) and len(w) > len(n)
-            ),
-            w,
-        )
+        w = next((w[len(n) :] for n in self.negated if w.startswith(n) and len(w) > len(n)), w)
         forms = {w}
         if len(w) == 3 and w[1] in "不得":
             forms |= {w[0] + w[2], w[0], w[2]}  # 看不懂 / 看得懂
