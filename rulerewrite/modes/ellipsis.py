@@ -3472,12 +3472,15 @@ class Ellipsis:
         """The verb before the object gap at ``pos`` as it may be said elsewhere: the word, and
         without its negation, aspect, potential or result complement (看不懂 -> 看懂 / 懂 / 看;
         不敢听 -> 听); not a verb of ``verb_after_not`` (有 / 是 / a modal: said after
-        anything)."""
+        anything); none when a noun or a 的 of the query stands before the verb (莫西子诗的听过:
+        the query has its own topic)."""
         toks = [t for t in parse.tokens if t.end <= pos and t.text.strip()]
         while toks and toks[-1].text in self.aspects:
             toks = toks[:-1]
         if not toks or kind_of(toks[-1].pos, toks[-1].text) != "VERB":
             return ()
+        if any(kind_of(t.pos, t.text) in ("NOUN", "DE") for t in toks[:-1]):
+            return ()  # 莫西子诗的听过: a phrase of the query's own before the verb is its topic
         w = toks[-1].text.rstrip("了过着")
         w = next((w[len(n) :] for n in self.negated if w.startswith(n) and len(w) > len(n)), w)
         forms = {w}
