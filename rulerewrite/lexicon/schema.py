@@ -509,6 +509,16 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         ),
         "regex",
     ),
+    # 鬼故事就怕你不敢听 / 敢听呀: the thing said before the same verb (ellipsis _verb_after)
+    ("completeness", "missing_object"): {
+        "verb_after_gap": "count",
+        **dict.fromkeys(("verb_after_not", "result_complements"), "words"),
+    },
+    # 你送我一个呗 / 送我一台 / 我想要一个: the thing counted (ellipsis counted echo)
+    ("completeness", "counted_object"): {
+        **dict.fromkeys(("pattern", "agree"), "regex"),
+        **dict.fromkeys(("wants", "lacks"), "words"),
+    },
     ("completeness", "measure_noun"): {
         "pattern": "regex",
         "open_pattern": "regex",
@@ -627,6 +637,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
                 "bare_vp_how",
                 "how_vp",
                 "topic_how",
+                "asked_vp",
             ),
             "regex",
         ),

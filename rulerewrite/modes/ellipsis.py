@@ -13,6 +13,7 @@ from rulerewrite.context import (
     UNKNOWN_TYPES,
     Dialogue,
     Mention,
+    Turn,
     TurnInfo,
     new_mention,
     said_mention,
@@ -126,6 +127,7 @@ class _ModalVp(RuleView):
     clause_modals: frozenset[str] = frozenset()
     how_vp: re.Pattern[str] | None = None
     topic_how: re.Pattern[str] | None = None
+    asked_vp: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -335,6 +337,14 @@ class Ellipsis:
         self.measure_re = self.mt.patterns.get("measured_verbs", (None, ""))[0]
         self.measured_verbs = self.mt.wordset("measured_verbs")
         self.counted = self.mt.patterns.get("counted_object", (None, ""))[0]
+        vo_missing = lexicon.rule("completeness", "missing_object")
+        self.verb_after_gap = int((vo_missing.get("verb_after_gap") if vo_missing else 0) or 0)
+        self.verb_after_not = rule_words(vo_missing, "verb_after_not")
+        self.result_complements = rule_words(vo_missing, "result_complements")
+        counted_rule = lexicon.rule("completeness", "counted_object")
+        self.counted_agree = rule_pattern(counted_rule, "agree")
+        self.count_wants = rule_words(counted_rule, "wants")
+        self.count_lacks = rule_words(counted_rule, "lacks")
         owner = lexicon.rule("completeness", "owner_de")
         self.owner_classes = frozenset(owner.get("classes") or ()) if owner else frozenset()
         self.owner_verbal = frozenset(owner.get("verbal_tags") or ()) if owner else frozenset()
@@ -1790,8 +1800,13 @@ class Ellipsis:
                 continue  # 狗能吃葡萄吗 / 能不能说点好听的 / 不能: the user's own question
             if ti.turn.role != "user" and self.yes_no.search(said):
                 # 你想去爬山吗 / 我不想: the reply answers the question, no statement of the
-                # verb, and no modal of the user's turn before it is what it answers
-                return None
+                # verb, and no modal of the user's turn before it is what it answers; a question
+                # on a bare verb phrase (表白过没有啊 / 不敢) gives the modal its verb phrase
+                asked = self._asked_vp(ti, text)
+                if asked is None:
+                    return None
+                note = f"{m.group('m')} takes the verb phrase {asked!r} the assistant asked about"
+                return self._modal_vp_taken(state, text, at, asked, ti, note)
             toks = [t for t in ti.parse.tokens if t.text.strip()]
             ends = {t.end for t in toks}
             personal = self.personal if ti.turn.role != "user" else mv.user_personal
@@ -1823,6 +1838,12 @@ class Ellipsis:
                         continue
                     note = f"{m.group('m')} takes the verb phrase {vp!r} of {c} said there"
                     return self._modal_vp_taken(state, text, at, vp, ti, note)
+        reply = exchange[1]
+        asked = self._asked_vp(reply, text) if reply.turn.role != "user" else None
+        if asked is not None:
+            # 表白过没有啊 / 不敢: a yes/no question the yes_no shape does not read as one
+            note = f"{m.group('m')} takes the verb phrase {asked!r} the assistant asked about"
+            return self._modal_vp_taken(state, text, at, asked, reply, note)
         found = self._bare_vp(exchange, text)
         if found is None:
             return None
@@ -1831,6 +1852,27 @@ class Ellipsis:
             "what the user asked how to do" if how else "the whole turn"
         )
         return self._modal_vp_taken(state, text, at, vp, ti, note)
+
+    def _asked_vp(self, ti: TurnInfo, text: str) -> str | None:
+        """The verb phrase of the assistant's yes/no question ``ti`` when it asks about doing it
+        with no modal (modal_vp ``asked_vp``: 表白过没有啊 -> 表白; not 你想去爬山吗, whose
+        modal the reply answers): it opens with a verb, names no person and asks nothing else."""
+        mv = self.mv
+        said = ti.turn.content.strip()
+        m = mv.asked_vp.match(said) if mv.asked_vp is not None else None
+        if m is None or any(c in said for c in self.mv_modals):
+            return None
+        vp = m.group("vp")
+        first = next((t for t in ti.parse.tokens if t.start == m.start("vp")), None)
+        if (
+            first is None
+            or kind_of(first.pos, first.text) != "VERB"
+            or self.personal.search(vp)
+            or _HAS_QWORD.search(vp)
+            or vp in text
+        ):
+            return None
+        return vp
 
     def _modal_vp_taken(
         self, state: State, text: str, at: int, vp: str, ti: TurnInfo, note: str
@@ -2797,13 +2839,15 @@ class Ellipsis:
             named = self._judged_reply(state, d, cands)  # 刀塔传奇很好玩 / 我不会玩
         if named is None and kind == "object" and not confident:
             named = self._refused(state, d, cands, text)  # 成语接龙可从没输过 / 不玩
+        if named is None and kind == "object" and not confident and not _HAS_QWORD.search(text):
+            named = self._verb_after(d, cands, parse, pos)  # 鬼故事就怕你不敢听 / 敢听呀
         if named is not None:
             best = named  # 生蚝呀 / 没吃过: the thing the assistant just named is the object
         if not (
             (answered is not None and asks and best.mention.turn == answered)
             or named is not None
             or (confident and not self._left(best, d, parse))
-            or (kind == "object" and self._quiet_reply(cands, d, text[:pos]))
+            or (kind == "object" and self._quiet_reply(cands, d, text[:pos], state.history))
         ):
             declined = state.note(
                 "ellipsis",
@@ -2817,7 +2861,19 @@ class Ellipsis:
         else:
             defer = None
         if kind == "object" and named is None:
-            objs = [c for c in cands if c.mention.gram in ("obj", "dep", "coo")]
+            b = best.mention
+            objs = [
+                c
+                for c in cands
+                if c.mention.gram in ("obj", "dep", "coo")
+                # 魏无羡 of 魏无羡和蓝忘机: a part of the best phrase is no other object
+                and not (
+                    c.mention.turn == b.turn
+                    and b.start <= c.mention.start
+                    and c.mention.end <= b.end
+                    and len(c.mention.text) < len(b.text)
+                )
+            ]
             if objs and objs[0].score >= best.score - 1.0:
                 best = objs[0]
         if defer is not None and not self._reply_lead(best, d, text, pos):
@@ -3479,6 +3535,64 @@ class Ellipsis:
             return None  # 不用特别神级的东西: a modifier, no thing (讲鱼香肉丝的 ends the turn)
         return best
 
+    def _verb_after(self, d: Dialogue, cands: list[Any], parse: Parse, pos: int) -> Any | None:
+        """The candidate of the last two turns that its turn says right before the query's own
+        verb, in the same clause (a topic the verb comments on: 鬼故事啊就怕你不敢听 / 敢听呀 ->
+        敢听鬼故事呀; 就是星盘你懂吗 / 看不懂啊 -> 看不懂星盘啊): the conversation pairs that verb
+        with that thing. The verb is the query's last before the gap, without its negation,
+        aspect or complement (看不懂 -> 懂 / 看); between the thing and the verb only the clause's
+        own words (no punctuation, at most ``verb_after_gap`` characters; a space may part the
+        clauses: 找到一本小说 你想看吗 / 想看啊), the verb not said before the thing (then the
+        thing is no topic of it). A verb of two characters or more said right before the thing
+        pairs them too (你不能看到图片 / 我自己都看不到). Not a person (the verb's subject: 女儿也
+        喜欢)."""
+        forms = self._verb_forms(parse, pos)
+        if not forms or not self.verb_after_gap:
+            return None
+        recent = {ti.turn.index: ti for ti in d.turns[-2:]}
+        for c in cands:
+            m = c.mention
+            ti = recent.get(m.turn)
+            if ti is None or m.etype in HUMAN_TYPES or self.personal.search(m.text):
+                continue
+            said = ti.turn.content
+            rest = said[m.end : m.end + self.verb_after_gap + 2]
+            stop = _CLAUSE_END.search(rest)
+            rest = rest[: stop.start()] if stop is not None else rest
+            starts = {t.start - m.end for t in ti.parse.tokens if m.end <= t.start}
+            before = said[max(0, m.start - 4) : m.start].rstrip("了过着")
+            for v in forms:
+                at = rest.find(v)
+                if 0 <= at <= self.verb_after_gap and at in starts and v not in said[: m.start]:
+                    return c
+                if len(v) >= 2 and before.endswith(v):
+                    return c  # 你不能看到图片 / 我自己都看不到: the verb before it, as said
+        return None
+
+    def _verb_forms(self, parse: Parse, pos: int) -> tuple[str, ...]:
+        """The verb before the object gap at ``pos`` as it may be said elsewhere: the word, and
+        without its negation, aspect, potential or result complement (看不懂 -> 看懂 / 懂 / 看;
+        不敢听 -> 听); not a verb of ``verb_after_not`` (有 / 是 / a modal: said after
+        anything); none when a noun or a 的 of the query stands before the verb (莫西子诗的听过:
+        the query has its own topic)."""
+        toks = [t for t in parse.tokens if t.end <= pos and t.text.strip()]
+        while toks and toks[-1].text in self.aspects:
+            toks = toks[:-1]
+        if not toks or kind_of(toks[-1].pos, toks[-1].text) != "VERB":
+            return ()
+        if any(kind_of(t.pos, t.text) in ("NOUN", "DE") for t in toks[:-1]):
+            return ()  # 莫西子诗的听过: a phrase of the query's own before the verb is its topic
+        w = toks[-1].text.rstrip("了过着")
+        w = next((w[len(n) :] for n in self.negated if w.startswith(n) and len(w) > len(n)), w)
+        forms = {w}
+        if len(w) == 3 and w[1] in "不得":
+            forms |= {w[0] + w[2], w[0], w[2]}  # 看不懂 / 看得懂
+        elif len(w) == 2 and w[1] in self.result_complements:
+            forms.add(w[0])  # 看懂 / 买到
+        return tuple(
+            f for f in sorted(forms, key=len, reverse=True) if f not in self.verb_after_not
+        )
+
     def _copula_led(self, parse: Parse) -> bool:
         """是 + a noun phrase and nothing before it (是一个游戏 / 也是歌手啊): it says what
         something is, and that something is missing."""
@@ -3566,7 +3680,9 @@ class Ellipsis:
             rivals = [c for c in rivals if BY_USER in c.why or "repeated" in c.why]
         return not rivals or best.score - rivals[0].score >= self.margin
 
-    def _quiet_reply(self, cands: list[Any], d: Dialogue, before: str) -> bool:
+    def _quiet_reply(
+        self, cands: list[Any], d: Dialogue, before: str, history: Sequence[Turn] = ()
+    ) -> bool:
         """The assistant's reply names nothing that could fill the gap (会一点点 / 挺好 / 当然),
         so a verb left without its object (``before`` ends with it) goes on with the user's own
         last turn: its best phrase, ahead of the turn's others by the margin (你会说德语吗 /
@@ -3574,12 +3690,26 @@ class Ellipsis:
         of knowing (你怎么知道: what is known is a fact, not a phrase), not a modifier cut from
         its phrase (各区县 of 各区县人民医院), not the subject of the user's turn unless the turn
         only judged it (这款耳机太坑 / … / 我不喜欢; not 我昨天学会了包饺子 / … / 你教我吧)."""
-        if not self.quiet_min or len(d.turns) < 2:
+        if not self.quiet_min or not d.turns:
             return False
         if before.rstrip("了过着").endswith(self.quiet_not_verbs):
             return False
-        reply, user = d.turns[-1], d.turns[-2]
-        if reply.turn.role == "user" or user.turn.role != "user":
+        reply: TurnInfo | None = d.turns[-1]
+        if (
+            reply is not None
+            and reply.turn.role == "user"
+            and history
+            and history[-1].role == "assistant"
+            and reply.turn.index == history[-1].index - 1
+        ):
+            # 天生城在哪儿 / 嗯嗯 / 介绍一下: the reply was chit-chat the window left out, it
+            # names nothing
+            reply, user = None, d.turns[-1]
+        elif len(d.turns) >= 2:
+            user = d.turns[-2]
+        else:
+            return False
+        if (reply is not None and reply.turn.role == "user") or user.turn.role != "user":
             return False
         best = cands[0]
         m = best.mention
@@ -3592,11 +3722,18 @@ class Ellipsis:
             return False  # 去大理玩吗 / 想去 / 推荐几个: where one goes is no thing to give
         if said_before.endswith(self.pointing):
             return False  # 你知道这个游戏吗: the phrase points back itself, it names nothing
-        if reply.mentions or any(
-            kind_of(t.pos, t.text) in _REPLY_NAMES for t in reply.parse.tokens
+        if reply is not None and (
+            reply.mentions
+            or any(kind_of(t.pos, t.text) in _REPLY_NAMES for t in reply.parse.tokens)
         ):
             return False  # 我更喜欢南方的冬天: the reply has a thing, a time or a place of its own
-        rivals = [c for c in cands[1:] if c.mention.turn == user.turn.index]
+        # a phrase inside the best one (魏无羡 of 魏无羡和蓝忘机) is a part of it, no rival
+        rivals = [
+            c
+            for c in cands[1:]
+            if c.mention.turn == user.turn.index
+            and not (m.start <= c.mention.start and c.mention.end <= m.end)
+        ]
         return not rivals or best.score - rivals[0].score >= self.margin
 
     def _left(self, best: Any, d: Dialogue, parse: Parse) -> bool:
@@ -4467,6 +4604,9 @@ class Ellipsis:
         the parsed text)."""
         if counted is not None and len(parse.text) <= self.max_len:
             return self._counted_echo(state, d, parse.text, counted)
+        agree = self.counted_agree.match(parse.text) if self.counted_agree is not None else None
+        if agree is not None:
+            return self._counted_echo(state, d, parse.text, agree)
         toks = [t for t in parse.tokens if t.text.strip()]
         j = len(toks) - 1
         while j >= 0 and kind_of(toks[j].pos, toks[j].text) in ("PART", "AUX"):
@@ -4708,18 +4848,69 @@ class Ellipsis:
         completeness.yaml counted_object) takes the noun object the same verb had in the last
         turns (我在网上买耳机 -> 你也帮我买一个耳机吧), after the count."""
         verb = counted.group("v")
+        at = counted.end("m")
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                if not self.mt.same_verb(t.text, {verb}):
+                same = self.mt.same_verb(t.text, {verb})
+                # 会发表情 / 再发几个: a verb-object word jieba keeps whole (发表情) gives its noun
+                bound = None if same else self.mt.bound_object(ptoks, k, {verb})
+                if not same and bound is None:
                     continue
-                obj = self.mt.noun_object(ti, ptoks, k)
+                obj = bound or self.mt.noun_object(ti, ptoks, k)
                 if obj is None:
                     continue
                 if obj in text or self.personal.search(obj):
                     return None
-                at = counted.end("m")
                 return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
+        found = self._counted_thing(d, text, verb, counted.group("m")[-1:])
+        if found is None:
+            return None
+        ti, obj, what = found
+        return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, what)
+
+    def _counted_thing(
+        self, d: Dialogue, text: str, verb: str, measure: str
+    ) -> tuple[TurnInfo, str, str] | None:
+        """What a count with no noun counts when its verb had no object in the last turns
+        (rules/completeness.yaml counted_object): after a verb of wanting (``wants``: 想要一个),
+        the noun a turn of the last two says its speaker lacks (``lacks``: 我没有男朋友); else
+        the best ranked noun of the last two turns the measure counts (measure_noun ``kinds``:
+        一台 + 电脑), no person, place or time."""
+        recent = d.turns[-2:]
+        if verb in self.count_wants:
+            for ti in reversed(recent):
+                ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+                for k, t in enumerate(ptoks):
+                    if t.text not in self.count_lacks:
+                        continue
+                    obj = self.mt.noun_object(ti, ptoks, k)
+                    if obj is not None and obj not in text and not self.personal.search(obj):
+                        return ti, obj, "thing lacked"
+        heads = self.measure_kinds.get(measure, ())
+        if not heads:
+            return None
+        turns = {ti.turn.index: ti for ti in recent}
+        for c in self.mt.rank(d, text=text):
+            x = c.mention
+            if x.turn not in turns or _is_pronounish(x) or x.is_set:
+                continue
+            if x.etype in HUMAN_TYPES or x.etype in ("place", "time"):
+                continue
+            name = self._uncounted(x.text)  # 三台电脑 -> 电脑; 张学友的歌 stays whole
+            if not name.endswith(heads) or self.mt.references(name):
+                name = x.head
+            if name and name.endswith(heads) and name not in text:
+                if self.personal.search(name):
+                    return None
+                return turns[x.turn], name, f"thing {measure} counts"
+        # 你会抽烟吗 / 来一根: the noun of a verb-object word jieba keeps whole (抽烟 / 看书)
+        for ti in reversed(recent):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(ptoks):
+                obj = self.mt.bound_object(ptoks, k, {t.text[:1]})
+                if obj is not None and obj.endswith(heads) and obj not in text:
+                    return ti, obj, f"thing {measure} counts"
         return None
 
     def _shown(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
@@ -6779,6 +6970,7 @@ _SLOT_TYPES = NAMED_TYPES | {"time"}
 _REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
 # a break between clauses (不好吃 换一个)
 _CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
+_CLAUSE_END = re.compile(r"[，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
 # what may come between a topic and the property the user asks of it (麻薯什么味道 / X的作者)
 _ASKED_PROP = re.compile(r"^的?(?:什么|啥|哪些|哪个)?")
