@@ -692,6 +692,7 @@ class Ellipsis:
         # 手语你懂么 / 你懂吗: the phrase a turn of the exchange put before the same verb
         self.vo_fronted = str((self.vo_rule.get("fronted") if self.vo_rule else None) or "")
         self.vo_fronted_end = str((self.vo_rule.get("fronted_end") if self.vo_rule else None) or "")
+        self._fronted_shapes: dict[tuple[str, ...], re.Pattern[str]] = {}
         self.vo_fronted_not = rule_pattern(self.vo_rule, "fronted_not")
         self.vo_fronted_persons = rule_words(self.vo_rule, "fronted_persons")
         self.vo_asked_le = rule_pattern(self.vo_rule, "asked_le")
@@ -2181,8 +2182,14 @@ class Ellipsis:
         verbs = [v for v in verbs if v not in self.vo_fronted_not_verbs]
         if not self.vo_fronted or not verbs:
             return None
-        alt = "|".join(re.escape(v) for v in sorted(set(verbs), key=len, reverse=True))
-        shape = re.compile(f"{self.vo_fronted}(?P<v>{alt}){self.vo_fronted_end}")
+        key = tuple(sorted(set(verbs), key=lambda v: (-len(v), v)))
+        shape = self._fronted_shapes.get(key)
+        if shape is None:  # one pattern per verb set (a verb and its kinds), built once
+            alt = "|".join(re.escape(v) for v in key)
+            shape = re.compile(f"{self.vo_fronted}(?P<v>{alt}){self.vo_fronted_end}")
+            if len(self._fronted_shapes) >= 4096:  # bounded over an open log of verbs
+                self._fronted_shapes.clear()
+            self._fronted_shapes[key] = shape
         for ti in (exchange[1], exchange[0]):
             m = shape.match(ti.turn.content)
             # the verb a word of its own (not 看 of 好看 / 电影好看吗)
@@ -5469,7 +5476,8 @@ class Ellipsis:
                 return None
             body = asked[: m.start()] + asked[m.end() - 1 :]  # 好不好用 -> 好用
         if self.ja.lead is not None:
-            body = self.ja.lead.sub("", body, count=1)
+            # a frame that was a relative clause (你说的大衣好看不) leaves the noun, not 的大衣
+            body = self.ja.lead.sub("", body, count=1).lstrip("的")
         said = unpunctuated(text)
         core = self.ja.drop.sub("", said) if self.ja.drop is not None else said
         degree = self.ja.degree.match(core)
