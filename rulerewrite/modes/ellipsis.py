@@ -1117,7 +1117,24 @@ class Ellipsis:
         body = said[frame.end() :] if frame is not None and framed else said
         toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
-        if not toks or (source == "user_lead" and "PRON" in kinds):
+        if not toks or (
+            source == "user_lead"
+            and "PRON" in kinds
+            and not (
+                # 有时 / 咋 / 哪儿, tagged pronouns too, name no one; after a reply that names
+                # no thing nor person of its own (不知道 / 对) they still ask or say of the
+                # user's topic
+                not any(
+                    self.personal.search(t.text)
+                    for t, k in zip(toks, kinds, strict=True)
+                    if k == "PRON"
+                )
+                and not exchange[1].mentions
+                and all(
+                    kind_of(t.pos, t.text) not in ("NOUN", "PRON") for t in exchange[1].parse.tokens
+                )
+            )
+        ):
             return None  # 好不害羞你: said to the hearer, not of the thing the user opened with
         props = self.topic_props
         if topic.etype in HUMAN_TYPES:
