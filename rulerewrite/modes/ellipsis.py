@@ -1174,7 +1174,8 @@ class Ellipsis:
             and toks[1].text not in self.topic_not_deg
             and not bare_np
             # 好主意 / 有点婴儿肥 after a name the user only opened with: a noun phrase of its own
-            and not (source == "user_lead" and kinds[1] == "NOUN")
+            # (很危险的: an adjectival noun, tagged an, after a degree is an adjective)
+            and not (source == "user_lead" and kinds[1] == "NOUN" and toks[1].pos != "an")
         ):
             how = "degree"  # 太娘了 / 挺有明星气质的名字
         elif (
