@@ -1239,7 +1239,8 @@ class Ellipsis:
             and "asked_back" in shapes
             and self.topic_asked_back is not None
             and self.topic_asked_back.search(exchange[1].turn.content)
-            and kinds[0] in ("ADV", "VERB", "ADJ")
+            # (调理不好: a verb tagged a noun-verb, vn, is a verb all the same)
+            and (kinds[0] in ("ADV", "VERB", "ADJ") or toks[0].pos == "vn")
             and toks[0].text not in self.topic_not_pred
             and not self.speakers.search(body)
             and "PRON" not in kinds
