@@ -800,6 +800,7 @@ class Ellipsis:
         self.topic_reply_lead = rule_pattern(tc, "reply_lead")
         self.topic_lead_rest = int((tc.get("lead_question_max") if tc else 0) or 8)
         self.topic_which = rule_pattern(tc, "which")
+        self.topic_asked_back = rule_pattern(tc, "asked_back")
         self.topic_described_max = int((tc.get("described_max") if tc else 0) or 16)
         self.typed_rule = lexicon.rule("completeness", "typed_comment")
         tr = self.typed_rule
@@ -1093,7 +1094,11 @@ class Ellipsis:
             return None
         if self.ack is not None and self.ack.match(said):
             return None  # 是吗我也喜欢 / 好吧: a reply to the reply, not a comment on the thing
-        found = self._one_topic(d, exchange) or self._user_lead(exchange)
+        found = (
+            self._one_topic(d, exchange)
+            or self._user_lead(exchange)
+            or self._user_subject(exchange)
+        )
         if found is None:
             return None
         topic, source = found
@@ -1113,7 +1118,24 @@ class Ellipsis:
         body = said[frame.end() :] if frame is not None and framed else said
         toks = [t for t in self.mt.parse(body).tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
-        if not toks or (source == "user_lead" and "PRON" in kinds):
+        if not toks or (
+            source == "user_lead"
+            and "PRON" in kinds
+            and not (
+                # 有时 / 咋 / 哪儿, tagged pronouns too, name no one; after a reply that names
+                # no thing nor person of its own (不知道 / 对) they still ask or say of the
+                # user's topic
+                not any(
+                    self.personal.search(t.text)
+                    for t, k in zip(toks, kinds, strict=True)
+                    if k == "PRON"
+                )
+                and not exchange[1].mentions
+                and all(
+                    kind_of(t.pos, t.text) not in ("NOUN", "PRON") for t in exchange[1].parse.tokens
+                )
+            )
+        ):
             return None  # 好不害羞你: said to the hearer, not of the thing the user opened with
         props = self.topic_props
         if topic.etype in HUMAN_TYPES:
@@ -1153,7 +1175,8 @@ class Ellipsis:
             and toks[1].text not in self.topic_not_deg
             and not bare_np
             # 好主意 / 有点婴儿肥 after a name the user only opened with: a noun phrase of its own
-            and not (source == "user_lead" and kinds[1] == "NOUN")
+            # (很危险的: an adjectival noun, tagged an, after a degree is an adjective)
+            and not (source == "user_lead" and kinds[1] == "NOUN" and toks[1].pos != "an")
         ):
             how = "degree"  # 太娘了 / 挺有明星气质的名字
         elif (
@@ -1212,6 +1235,19 @@ class Ellipsis:
             and not body.endswith("吧")
         ):
             how = "predicate"
+        if (
+            not how
+            and "asked_back" in shapes
+            and self.topic_asked_back is not None
+            and self.topic_asked_back.search(exchange[1].turn.content)
+            # (调理不好: a verb tagged a noun-verb, vn, is a verb all the same)
+            and (kinds[0] in ("ADV", "VERB", "ADJ") or toks[0].pos == "vn")
+            and toks[0].text not in self.topic_not_pred
+            and not self.speakers.search(body)
+            and "PRON" not in kinds
+            and not body.endswith("吧")
+        ):
+            how = "asked_back"
         if (
             not how
             and "question" in shapes
@@ -1563,6 +1599,45 @@ class Ellipsis:
         ):
             return None
         return topic, "user_lead"
+
+    def _user_subject(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
+        """The subject of the user's last turn, when the assistant only asked back how that
+        matter stands (``user_subject``, topic_comment ``asked_back``): the turn is, after the
+        speaker (我 / 我的) and a time word, a noun and a short predicate with no other noun
+        (我胃疼 / 严重吗 / 疼了一晚上 -> 胃疼了一晚上). Why: the question asked about
+        the user's matter, so a reply that only predicates goes on about that thing."""
+        told, last = exchange
+        back = self.topic_asked_back
+        if told.turn.role != "user" or back is None or not back.search(last.turn.content):
+            return None
+        toks = [t for t in told.parse.tokens if t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        i = 0
+        if i < len(toks) and toks[i].text == "我":
+            i += 1
+            if i < len(toks) and kinds[i] == "DE":
+                i += 1
+        while i < len(toks) and kinds[i] == "TIME":
+            i += 1
+        j = i
+        while j < len(toks) and kinds[j] == "NOUN":
+            j += 1
+        rest = kinds[j:]
+        if (
+            j == i
+            or not rest
+            or rest[0] not in ("VERB", "ADJ", "ADV")
+            or any(k in ("NOUN", "PRON", "NUM", "DE") for k in rest)
+            or toks[-1].end - toks[j].start > self.topic_lead_rest
+        ):
+            return None
+        content = told.turn.content
+        name = content[toks[i].start : toks[j - 1].end]
+        if name in last.turn.content:
+            return None
+        return said_mention(
+            name, "thing", told.turn, "topic", toks[i].start, "user"
+        ), "user_subject"
 
     def _own_question(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The user's own yes/no question of the last exchange answered, or asked again, with
