@@ -594,6 +594,10 @@ class Ellipsis:
             if (p := rule_pattern(self.who_rule, key)) is not None
         )
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
+        self.who_bare_max = int((self.who_rule.get("bare_max") if self.who_rule else 0) or 0)
+        self.who_bare_not = frozenset(
+            str(w) for w in ((self.who_rule.get("bare_not") if self.who_rule else None) or ())
+        )
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
         )
@@ -6028,7 +6032,10 @@ class Ellipsis:
         if (
             not cop
             and np not in self.who_self
-            and (len(np) > self.who_np_max or not (loc or names_a_thing(self.mt.parse(np).tokens)))
+            and (
+                len(np) > self.who_np_max
+                or not (loc or names_a_thing(self.mt.parse(np).tokens) or self._bare_name(np))
+            )
         ):
             return None  # 不知道 / 夺得第一名: a clause, not what the subject is
         if cop and self.says_nothing.match(np):
@@ -6052,6 +6059,21 @@ class Ellipsis:
             slot="subject",
             note=f"{m.group('np').strip()} says what {subject} is",
             confidence=0.7,
+        )
+
+    def _bare_name(self, np: str) -> bool:
+        """Whether ``np`` is a short run of content words only, which answering an identity
+        question names what its subject is though the segmenter reads a verb in it (烧烤 /
+        孙笑川 / 爱知之星): at most ``bare_max`` characters, one word or a noun last (not 去搜搜),
+        no adverb, negation, pronoun, particle, preposition, number nor aspect word, and no
+        dodge (``bare_not``: 保密)."""
+        toks = [t for t in self.mt.parse(np).tokens if t.text.strip()]
+        return (
+            len(np) <= self.who_bare_max
+            and bool(toks)
+            and all(kind_of(t.pos, t.text) in ("NOUN", "VERB", "OTHER", "DE") for t in toks)
+            and (len(toks) == 1 or kind_of(toks[-1].pos, toks[-1].text) == "NOUN")
+            and not any(t.text in "不没了过着" or t.text in self.who_bare_not for t in toks)
         )
 
     def _unknown(self, state: State, d: Dialogue, text: str) -> State | None:
