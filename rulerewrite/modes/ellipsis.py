@@ -5592,6 +5592,8 @@ class Ellipsis:
             core, said = core[1:], said[1:]
         if m.group(0) in ("哪个", "哪") and after in self.wh_kinds:
             after = ""  # 北京哪个位置 / 北五环 -> 北京北五环
+        if after == "了":
+            after = ""  # 回哪里了 / 青岛 -> 回青岛: the question's aspect is not the answer's
         if m.group(0) in ("什么", "啥") and after:
             first = self.mt.parse(after).tokens
             end = self.wh_named_kinds.get(after.removesuffix("的"))
