@@ -5675,7 +5675,7 @@ class Ellipsis:
             len(after) < 2
             or not body.endswith(after)
             or not 1 <= len(head) <= self.wh_echo_max
-            or re.search(r"[,，。;；!！?？\s]", asked)
+            or _CLAUSES.search(asked)
         ):
             return None
         toks = [t for t in self.mt.parse(head).tokens if t.text.strip()]
