@@ -449,6 +449,10 @@ class Ellipsis:
         self.wh_rule = lexicon.rule("completeness", "answer_wh")
         # the longest modifier answer that fills a wh-question (answer_wh ``modifier_max``)
         self.wh_modifier_max = int((self.wh_rule.get("modifier_max") if self.wh_rule else 0) or 0)
+        self.wh_echo_max = int((self.wh_rule.get("echo_max") if self.wh_rule else 0) or 0)
+        self.wh_echo_question_max = int(
+            (self.wh_rule.get("echo_question_max") if self.wh_rule else 0) or 0
+        )
         self.wh_lead = re.compile(
             str(self.wh_rule.get("drop_lead") or "^(?:那你|那|你)(?![家的们])")
             if self.wh_rule is not None
@@ -590,6 +594,10 @@ class Ellipsis:
             if (p := rule_pattern(self.who_rule, key)) is not None
         )
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
+        self.who_bare_max = int((self.who_rule.get("bare_max") if self.who_rule else 0) or 0)
+        self.who_bare_not = frozenset(
+            str(w) for w in ((self.who_rule.get("bare_not") if self.who_rule else None) or ())
+        )
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
         )
@@ -1344,6 +1352,9 @@ class Ellipsis:
                 return None  # 表妹喜欢大叔吗 / 离你近么 / 一起么: more than a judgement of x
             if m["judge"].rstrip("了过") in self.object_verbs:
                 return None  # 迪士尼去么 / 没钱: x is what the verb takes, not its subject
+        bare = said.removeprefix("不").removeprefix("是")
+        if bare != said and self.says_nothing.match(bare):
+            return None  # 豆浆机是什么 / 是啊: a bare yes or no says nothing of x
         toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
         if not toks or _HAS_QWORD.search(said):
             return None  # 还有什么意思: a question of the reply's own
@@ -5633,6 +5644,14 @@ class Ellipsis:
             return _answered_as(
                 state, wh.source, filled, asked, last, f"a kind of what {q} asks about"
             )
+        echoed = self._wh_echoed(wh.pattern, asked, said)
+        if echoed is not None:
+            filled, q = echoed
+            return _answered_as(state, wh.source, filled, asked, last, f"{q} said in its frame")
+        # an interjection before the answer (哈哈张国荣) stays in front of the filled question
+        opener = self.interjection.match(said)
+        before = opener.group() if opener else ""
+        said = said[len(before) :]
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
         if (
             not 1 <= len(core) - core.startswith("在") <= int(wh.get("max_answer") or 4)
@@ -5656,15 +5675,21 @@ class Ellipsis:
             core, said = core[1:], said[1:]
         if m.group(0) in ("哪个", "哪") and after in self.wh_kinds:
             after = ""  # 北京哪个位置 / 北五环 -> 北京北五环
+        if after == "了":
+            after = ""  # 回哪里了 / 青岛 -> 回青岛: the question's aspect is not the answer's
         if m.group(0) in ("什么", "啥") and after:
             first = self.mt.parse(after).tokens
             end = self.wh_named_kinds.get(after.removesuffix("的"))
             if end and self.wh_names is not None and self.wh_names.match(core):
                 # 你什么星座 / 摩羯 -> 摩羯座: the bare name with its kind's ending
-                filled = core + end + said[len(core) :]
+                filled = before + core + end + said[len(core) :]
                 return _answered_as(state, wh.source, filled, asked, last, f"{core}{end}")
             if first and kind_of(first[0].pos, first[0].text) == "NOUN":
-                return None  # 什么星座 / 啥1984年: the noun is part of what is asked
+                if not core.endswith(after) and not self._wh_kind_named(asked, m.start(), first):
+                    return None  # 什么星座 / 啥1984年: the noun is part of what is asked
+                # 领什么证 / 结婚证: the answer says the noun itself; 李小龙创建了什么功夫 /
+                # 截拳道: the thing a verb takes, named, in place of the kind asked for
+                after = ""
         number = m.group(0) in ("几", "多少")
         if number != bool(self.number.fullmatch(core)) and m.group(0) == "几":
             return None  # 几 takes a bare number only (几岁 / 17)
@@ -5694,9 +5719,58 @@ class Ellipsis:
         filled += tail
         if number and self.number.fullmatch(core) and after[:1] in self.measures:
             filled = core + after[0] + said[len(core) :]  # 你几岁了 / 17 -> 17岁
+        filled = before + filled
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
         return _answered_as(state, wh.source, filled, asked, last, f"{core} for {m.group(0)}")
+
+    def _wh_kind_named(self, asked: str, at: int, kind: Sequence[Any]) -> bool:
+        """Whether the question asks for the object of its verb by its kind (创建了什么功夫 /
+        喜欢什么颜色): a verb (and its aspect) right before the question word at ``at`` and only
+        nouns after it. Why: a name answering it is the object itself (截拳道, not 截拳道功夫)."""
+        toks = [t for t in self.mt.parse(asked[:at]).tokens if t.text.strip()]
+        while toks and toks[-1].text in ("了", "过"):
+            toks.pop()
+        return (
+            bool(toks)
+            and kind_of(toks[-1].pos, toks[-1].text) == "VERB"
+            and toks[-1].text not in ("是", "叫", "有")
+            and all(kind_of(t.pos, t.text) == "NOUN" for t in kind)
+        )
+
+    def _wh_echoed(self, pattern: re.Pattern[str], asked: str, said: str) -> tuple[str, str] | None:
+        """(the filled answer, the question word) when the reply is a noun phrase followed by
+        what follows the question word in the assistant's question, said again (这首歌是谁唱的 /
+        周深唱的 -> 这首歌是周深唱的; 程蝶衣是谁演的 / 哈哈张国荣演的 -> 哈哈程蝶衣是张国荣演的):
+        the question's frame with the noun phrase in the question word's place, an opening
+        interjection kept in front. Why: the reply repeats the frame's verb, so it answers
+        the whole question, not a part of it; a bare name (张国荣) is the answer_wh's own."""
+        opener = self.interjection.match(said)
+        before = opener.group() if opener else ""
+        body = said[len(before) :].rstrip("啊呀哦吧哈呢吖嘛")
+        found = list(pattern.finditer(asked))
+        if len(found) != 1 or pattern.search(body) or len(asked) > self.wh_echo_question_max:
+            return None
+        m = found[0]
+        after = asked[m.end() :]
+        head = body[: len(body) - len(after)]
+        if (
+            len(after) < 2
+            or not body.endswith(after)
+            or not 1 <= len(head) <= self.wh_echo_max
+            or _CLAUSES.search(asked)
+        ):
+            return None
+        toks = [t for t in self.mt.parse(head).tokens if t.text.strip()]
+        if not toks or any(kind_of(t.pos, t.text) != "NOUN" for t in toks):
+            return None  # 谁唱的 / 不知道唱的: only a name or a thing answers who or what
+        lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip()
+        filled = (
+            before
+            + (lead + head + after).translate(_PERSPECTIVE)
+            + said[len(before) :][len(body) :]
+        )
+        return filled, m.group(0)
 
     def _stated_answer(self, state: State, text: str, *, echo: bool = False) -> State | None:
         """A short answer to the assistant's bare question word completes the statement the
@@ -6043,7 +6117,10 @@ class Ellipsis:
         if (
             not cop
             and np not in self.who_self
-            and (len(np) > self.who_np_max or not (loc or names_a_thing(self.mt.parse(np).tokens)))
+            and (
+                len(np) > self.who_np_max
+                or not (loc or names_a_thing(self.mt.parse(np).tokens) or self._bare_name(np))
+            )
         ):
             return None  # 不知道 / 夺得第一名: a clause, not what the subject is
         if cop and self.says_nothing.match(np):
@@ -6067,6 +6144,21 @@ class Ellipsis:
             slot="subject",
             note=f"{m.group('np').strip()} says what {subject} is",
             confidence=0.7,
+        )
+
+    def _bare_name(self, np: str) -> bool:
+        """Whether ``np`` is a short run of content words only, which answering an identity
+        question names what its subject is though the segmenter reads a verb in it (烧烤 /
+        孙笑川 / 爱知之星): at most ``bare_max`` characters, one word or a noun last (not 去搜搜),
+        no adverb, negation, pronoun, particle, preposition, number nor aspect word, and no
+        dodge (``bare_not``: 保密)."""
+        toks = [t for t in self.mt.parse(np).tokens if t.text.strip()]
+        return (
+            len(np) <= self.who_bare_max
+            and bool(toks)
+            and all(kind_of(t.pos, t.text) in ("NOUN", "VERB", "OTHER", "DE") for t in toks)
+            and (len(toks) == 1 or kind_of(toks[-1].pos, toks[-1].text) == "NOUN")
+            and not any(t.text in "不没了过着" or t.text in self.who_bare_not for t in toks)
         )
 
     def _unknown(self, state: State, d: Dialogue, text: str) -> State | None:
@@ -6176,11 +6268,14 @@ class Ellipsis:
             if m is None:
                 continue
             said = unpunctuated(last.turn.content)
-            remark = end.sub("", lead.sub("", said, count=1)).strip()
+            led = lead.sub("", said, count=1)
+            remark = end.sub("", led).strip()
             if (
                 not 1 <= len(remark) <= int(rule.get("max_remark") or 10)
                 or remark in (rule.get("dodges") or ())
-                or _HAS_QWORD.search(remark)
+                # the question word before the final particles are cut (区块链是什么: 么 is
+                # part of 什么, not a particle)
+                or _HAS_QWORD.search(led)
                 or re.search(r"[,，。;；!！?？\s]", remark)
             ):
                 return None
