@@ -4620,6 +4620,9 @@ class Ellipsis:
             return None
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
         verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+        having = verb in self.mt.vo_having_query
+        if having:
+            verbs |= self.mt.vo_having  # 没充电宝 / 我有: having and not having, one verb
         flipped: set[str] = set()
         if modal:
             # 不会 of the query is the modal 会 of 你会做饭吗, and the other way round
@@ -4659,11 +4662,18 @@ class Ellipsis:
                 ):
                     continue  # 你想去爬山吗 / 我不想: the assistant asks, no statement of the verb
                 np: list[Any] = []
-                if modal:
-                    # the verb phrase after the modal, up to the clause's end or its question
-                    vp = ptoks[k + 1 :]
-                    if vp and vp[0].text in verbs:
-                        vp = vp[1:]  # 会不会摔倒: the verb phrase after the modal's A-not-A
+                vp = ptoks[k + 1 :]
+                if modal and vp and vp[0].text in verbs:
+                    vp = vp[1:]  # 会不会摔倒: the verb phrase after the modal's A-not-A
+                if modal and not (
+                    vp
+                    and (
+                        vp[0].text in self.mt.vo_times
+                        or (having and kind_of(vp[0].pos, vp[0].text) != "VERB")
+                    )
+                ):
+                    # the verb phrase after the modal, up to the clause's end or its question;
+                    # a season it takes (喜欢冬天) or what one has (没有假期) is a noun object
                     if not vp or kind_of(vp[0].pos, vp[0].text) != "VERB":
                         continue
                     for u in vp:
