@@ -300,6 +300,8 @@ class Ellipsis:
         self.frame = self.mt.patterns.get("speaker_frames", (None, ""))[0]
         self.ack = self.mt.patterns.get("ack_openers", (None, ""))[0]
         self.contained = self.mt.patterns.get("self_contained", (None, ""))[0]
+        self.where_get = self.mt.patterns.get("where_get", (None, ""))[0]
+        self.where_offers = rule_words(lexicon.rule("completeness", "where_get"), "offer_verbs")
         self.tell_me = self.mt.patterns.get("tell_me", (None, ""))[0]
         self.send_me = self.mt.patterns.get("send_me", (None, ""))[0]
         self.send_rule = lexicon.rule("completeness", "send_me")
@@ -2903,6 +2905,8 @@ class Ellipsis:
         )
         if named is None and kind == "object":
             named = self._how_asked_object(state, d, cands, parse, pos)  # 红烧肉怎么做 / 不会做
+        if named is None and kind == "object":
+            named = self._where_got(state, d, cands, text)  # 可以试试冰硼散 / 在哪里能买到
         if kind == "subject" and asks and not member and answered is None:
             named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
         if named is None and kind == "subject" and not member:
@@ -3502,6 +3506,36 @@ class Ellipsis:
         whole = said_mention(said, etype, last.turn, "subj", start, "answer")
         return new_candidate(whole, best.score, "the thing the user asked for")
 
+    def _where_got(self, state: State, d: Dialogue, cands: list[Any], text: str) -> Any | None:
+        """A where-question of getting (rules/completeness.yaml where_get: 在哪里能买到 / 哪里
+        有) right after the assistant's reply asks where to get what that reply offered: the
+        candidate its verb of offering (``offer_verbs``) has as its noun object (可以试试冰硼散 /
+        我找个酒吧去先), a count between them skipped."""
+        if self.where_get is None or not self.where_get.match(text):
+            return None
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        last = exchange[1]
+        ptoks = [t for t in last.parse.tokens if t.text.strip()]
+        for k, t in enumerate(ptoks):
+            if t.text not in self.where_offers:
+                continue
+            while k + 1 < len(ptoks) and kind_of(ptoks[k + 1].pos, ptoks[k + 1].text) == "NUM":
+                k += 1  # 找个酒吧: the count is no part of the thing
+            obj = self.mt.noun_object(last, ptoks, k)
+            named = next(
+                (
+                    c
+                    for c in cands
+                    if c.mention.turn == last.turn.index and obj and c.mention.text == obj
+                ),
+                None,
+            )
+            if named is not None:
+                return named
+        return None
+
     def _offered(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
         """The one thing the assistant's reply offered when the user had just asked for one
         (晚上想吃什么 / 我是想吃西餐 / 很贵的 -> 西餐很贵的; 有好看的电影吗 / 狄仁杰之四大天王
@@ -3532,7 +3566,8 @@ class Ellipsis:
         ):
             return None  # two things offered: not clear which
         # 吃烙饼 / 腊八节吃八宝粥: what is offered follows the verb of the asking
-        said = self.offer_verb.split(said)[-1]
+        # (我吃的羊肉臊子面: the 的 after the verb is no part of the name)
+        said = self.offer_verb.split(said)[-1].lstrip("的")
         if (
             best.mention.text in said
             and len(said) <= 10
@@ -3865,6 +3900,9 @@ class Ellipsis:
             return None
         if self.contained is not None and self.contained.search(parse.text):
             return None  # 哪有帅哥 / 谁买谁是250: the question names its own subject
+        got = self.where_get.match(parse.text) if self.where_get is not None else None
+        if got is not None:
+            return "object", got.end("v")  # 在哪里能买到 / 哪里有卖的: what is got
         tell = self.tell_me.match(parse.text) if self.tell_me is not None else None
         if tell is not None:
             return "object", tell.end("v")  # 给我讲讲 / 介绍一下: what to talk about
@@ -4713,6 +4751,9 @@ class Ellipsis:
             return None
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
         verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+        having = verb in self.mt.vo_having_query
+        if having:
+            verbs |= self.mt.vo_having  # 没充电宝 / 我有: having and not having, one verb
         flipped: set[str] = set()
         if modal:
             # 不会 of the query is the modal 会 of 你会做饭吗, and the other way round
@@ -4752,11 +4793,18 @@ class Ellipsis:
                 ):
                     continue  # 你想去爬山吗 / 我不想: the assistant asks, no statement of the verb
                 np: list[Any] = []
-                if modal:
-                    # the verb phrase after the modal, up to the clause's end or its question
-                    vp = ptoks[k + 1 :]
-                    if vp and vp[0].text in verbs:
-                        vp = vp[1:]  # 会不会摔倒: the verb phrase after the modal's A-not-A
+                vp = ptoks[k + 1 :]
+                if modal and vp and vp[0].text in verbs:
+                    vp = vp[1:]  # 会不会摔倒: the verb phrase after the modal's A-not-A
+                if modal and not (
+                    vp
+                    and (
+                        vp[0].text in self.mt.vo_times
+                        or (having and kind_of(vp[0].pos, vp[0].text) != "VERB")
+                    )
+                ):
+                    # the verb phrase after the modal, up to the clause's end or its question;
+                    # a season it takes (喜欢冬天) or what one has (没有假期) is a noun object
                     if not vp or kind_of(vp[0].pos, vp[0].text) != "VERB":
                         continue
                     for u in vp:

@@ -241,6 +241,10 @@ class MultiTurn:
         self.vo_potential = rule_words(vo, "potential_after")
         # 自身修养: a reflexive word jieba tags a pronoun opens a noun phrase before a noun
         self.vo_reflexive = rule_words(vo, "reflexive_modifiers")
+        # 喜欢冬天: a season or holiday jieba tags a time word is a noun after a verb
+        self.vo_times = rule_words(vo, "object_times")
+        self.vo_having = rule_words(vo, "having")  # 没充电宝 / 我有: one verb before a noun
+        self.vo_having_query = rule_words(vo, "having_query")
         games = (vo.get("bound_games") if vo else None) or {}
         self.vo_games = {str(v): tuple(str(w) for w in ws) for v, ws in games.items()}
         titles = sorted(self.wordset("title_hints"), key=len, reverse=True)
@@ -556,6 +560,8 @@ class MultiTurn:
         np += rest[:keep]
         for n, u in enumerate(rest[keep:], keep):
             kind = kind_of(u.pos, u.text)
+            if kind == "TIME" and u.text in self.vo_times:
+                kind = "NOUN"  # 喜欢冬天: the season is what the verb takes
             # 麻辣香锅 / 红烧肉: a modifier (tagged a, b or z) right before a noun opens the phrase
             modifier = (kind == "ADJ" or u.pos == "z") and (
                 n + 1 < len(rest) and kind_of(rest[n + 1].pos, rest[n + 1].text) == "NOUN"
@@ -564,7 +570,11 @@ class MultiTurn:
                 np.append(u)
                 continue
             break
-        while len(np) > keep and kind_of(np[-1].pos, np[-1].text) != "NOUN":
+        while (
+            len(np) > keep
+            and kind_of(np[-1].pos, np[-1].text) != "NOUN"
+            and np[-1].text not in self.vo_times
+        ):
             np.pop()  # the phrase ends with its noun (not 的, not a bare modifier)
         if not np or np[0].text.isdigit():
             return None
