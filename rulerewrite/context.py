@@ -165,6 +165,11 @@ _COPULA_ONE = re.compile(
 _CLAUSE_END = re.compile(r"[啊呀呢吧哦哈嘛啦了喔~。！!？?，,\s]*$|[。！!？?，,\s]")
 
 
+# per text: the runs that may be a word jieba does not know, (start, end, gram) each, and
+# their spans (ContextAnalyzer._runs)
+_Runs = tuple[tuple[tuple[int, int, str], ...], frozenset[tuple[int, int]]]
+
+
 def _after_addressee(
     out: list[tuple[int, int, str, str, str, str, bool]], text: str, cut: int
 ) -> list[tuple[int, int, str, str, str, str, bool]]:
@@ -448,6 +453,17 @@ class ContextAnalyzer:
         self.echo_stop = rule_pattern(echo, "stop")
         self.echo_piece_tags = rule_words(echo, "piece_tags")
         self.echo_max = int(echo.get("max_chars") or 0) if echo is not None else 0
+        # characters jieba left apart that another turn writes the same (rules/context.yaml
+        # repeated_run)
+        run = lexicon.rule("context", "repeated_run")
+        self.run_stop = rule_pattern(run, "stop")
+        self.run_skip_tags = rule_words(run, "skip_tags")
+        self.run_max = int(run.get("max_chars") or 0) if run is not None else 0
+        self.run_free = int(run.get("free_freq") or 0) if run is not None else 0
+        self.run_edge = rule_pattern(run, "edge")
+        self.run_verbal = rule_words(run, "verbal_tags")
+        self.run_trim = rule_words(run, "trim_tags")
+        self.run_source = run.source if run is not None else "context"
         addressee = lexicon.rule("context", "addressee")
         self.addressee = addressee.pattern if addressee is not None else None
         self.type_suffixes = sorted(suffixes, key=lambda x: -len(x[0]))
@@ -476,6 +492,8 @@ class ContextAnalyzer:
         # that moves in the window (the caller sends the last N messages) is not analysed again
         self._analyze_said = lru_cache(maxsize=cache)(self._analyze_said_uncached)
         self.is_chitchat = lru_cache(maxsize=cache)(self._is_chitchat)  # type: ignore[method-assign]
+        # per text: the runs of characters jieba left apart and its word boundaries
+        self._runs = lru_cache(maxsize=cache)(self._runs_uncached)
         # a head word's type, asked of the same few words for every phrase of every turn
         self.type_of = lru_cache(maxsize=cache)(self._type_of)  # type: ignore[method-assign]
 
@@ -500,7 +518,173 @@ class ContextAnalyzer:
             infos.append(ti)
         if self.echo_max and len(infos) >= 2:
             infos = self._echo_widened(infos)
+        if self.run_max and len(infos) >= 2:
+            infos = self._with_runs(infos)
         return tuple(infos), tuple(dropped)
+
+    def _runs_uncached(self, text: str) -> _Runs:
+        """The runs of ``text`` that may be a word jieba does not know (rules/context.yaml
+        ``repeated_run``): two to ``run_max`` single characters in a row (国/漫, 孙/笑/川), or a
+        nominal word and one nominal character on its own next to it (端木/蓉); each as
+        ``(start, end, gram)``, the longest first. Also the set of their spans."""
+        toks = self.parser.parse(text).tokens
+        stop, skip, tags = self.run_stop, self.run_skip_tags, self.echo_piece_tags
+        freq = self.lexicon.segmenter.freq
+        verbal, trim = self.run_verbal, self.run_trim
+
+        def piece(t: Token) -> bool:
+            return (
+                len(t.text) == 1
+                and "\u4e00" <= t.text <= "\u9fff"
+                and t.pos not in skip
+                and (stop is None or stop.search(t.text) is None)
+            )
+
+        def nominal(t: Token) -> bool:
+            return t.pos in tags and (stop is None or stop.search(t.text) is None)
+
+        units: list[tuple[int, int, str]] = []
+        n = len(toks)
+        i = 0
+        while i < n:
+            if not piece(toks[i]):
+                i += 1
+                continue
+            j = i + 1
+            while j < n and piece(toks[j]) and toks[j].start == toks[j - 1].end:
+                j += 1
+            a, b = i, j
+            if j - i == 1 and nominal(toks[i]):
+                # one character on its own: with the nominal word of two or three characters
+                # it touches (端木/蓉 before, 蓉/端木 after: the one on the left first)
+                if i > 0 and 2 <= len(toks[i - 1].text) <= 3 and nominal(toks[i - 1]):
+                    a = i - 1
+                elif j < n and 2 <= len(toks[j].text) <= 3 and nominal(toks[j]):
+                    b = j + 1
+            # the run, and the run without predicates at its edges (聊/本/兮: 本兮 when no turn
+            # writes 聊本兮; 国/考/难), the longest first; not 何 of 何/洁/婷 (洁婷 is a piece)
+            left = a
+            while left < b - 2 and toks[left].pos in trim:
+                left += 1
+            right = b
+            while right > a + 2 and toks[right - 1].pos in trim:
+                right -= 1
+            spans = sorted(
+                {(x, y) for x in range(a, left + 1) for y in range(right, b + 1) if y - x >= 2},
+                key=lambda xy: xy[0] - xy[1],
+            )
+            for x, y in spans:
+                s, e = toks[x].start, toks[y - 1].end
+                word = text[s:e]
+                if (
+                    e - s > self.run_max
+                    or len(set(word)) == 1  # 找/找, 哈/哈: a character doubled
+                    or all(t.pos in verbal for t in toks[x:y])  # 赞/将: a verb and an adverb
+                    # 人/爱, 吃/完: every character a word said on its own
+                    or min(freq(c) for c in word) > self.run_free
+                ):
+                    continue
+                rels = {t.rel for t in toks[x:y]}
+                gram = "subj" if "subj" in rels else "obj" if "obj" in rels else "dep"
+                units.append((s, e, gram))
+            i = j
+        return tuple(units), frozenset((s, e) for s, e, _g in units)
+
+    def _echoed_run(self, text: str, s: int, e: int, other: str, runs: _Runs) -> bool:
+        """Does ``other`` write ``text[s:e]`` as a run of its own (:meth:`_runs`), and not inside a longer stretch the two texts share (观书 of 观书有感 said twice: the
+        same character after it in both, unless one of ``edge``, a particle after a word)?"""
+        word = text[s:e]
+        edge = self.run_edge
+        at = other.find(word)
+        while at >= 0:
+            b = at + len(word)
+            if (
+                (at, b) in runs[1]
+                and not (
+                    s > 0
+                    and at > 0
+                    and text[s - 1] == other[at - 1]
+                    and (edge is None or not edge.match(other, at - 1))
+                )
+                and not (
+                    e < len(text)
+                    and b < len(other)
+                    and text[e] == other[b]
+                    and (edge is None or not edge.match(other, b))
+                )
+            ):
+                return True
+            at = other.find(word, at + 1)
+        return False
+
+    def _with_runs(self, infos: list[TurnInfo]) -> list[TurnInfo]:
+        """The window's turns, each run of characters jieba left apart (:meth:`_runs`) that
+        another turn of the window writes the same, between word boundaries there too, a
+        mention of its own (rules/context.yaml ``repeated_run``).
+
+        Why: jieba cuts a name or a term its dictionary lacks into characters (国/漫, 本/兮),
+        tags them as it can (漫 a, 兮 y) and the chunker makes no phrase of them, so nothing
+        the user says of it later finds it. A second turn that writes the same characters
+        between its own word boundaries shows they are one word (中国/漫画 holds 国漫 across
+        two words, and is no such evidence). A run inside a phrase of its turn is left to it;
+        one that crosses a phrase's edge is no word.
+
+        Example: (我不喜欢国漫 / 国漫还是很不错的) both turns get the mention 国漫.
+        """
+        texts = [ti.turn.content for ti in infos]
+        runs = [self._runs(t) for t in texts]
+        out = infos
+        for k, ti in enumerate(infos):
+            units = runs[k][0]
+            if not units:
+                continue
+            text = texts[k]
+            ms = list(ti.mentions)
+            changed = False
+            for s, e, gram in units:
+                word = text[s:e]
+                if not any(
+                    x != k and self._echoed_run(text, s, e, texts[x], runs[x])
+                    for x in range(len(texts))
+                ):
+                    continue
+                if any(
+                    not m.is_set
+                    and m.start < e
+                    and s < m.end
+                    and not (s <= m.start and m.end <= e and (m.start, m.end) != (s, e))
+                    for m in ms
+                ):
+                    continue  # a phrase of the turn already, inside one, or across its edge
+                if any(
+                    word in m.text and m.text != word
+                    for x in range(len(infos))
+                    if x != k
+                    for m in infos[x].mentions
+                ):
+                    continue  # 网红 / 网红零食: another turn says what the word is part of
+                order = sum(1 for m in ms if m.start < s)
+                etype = self.type_by_suffix(word) or "other"
+                new = new_mention(
+                    word,
+                    word,
+                    etype,
+                    ti.turn.index,
+                    ti.turn.role,
+                    gram,
+                    s,
+                    e,
+                    order,
+                    self.run_source,
+                )
+                ms = [m for m in ms if m.is_set or not (s <= m.start and m.end <= e)]
+                ms.insert(sum(1 for m in ms if m.start < s), new)
+                changed = True
+            if changed:
+                if out is infos:
+                    out = list(infos)
+                out[k] = TurnInfo(ti.turn, ti.parse, tuple(ms), ti.chitchat)
+        return out
 
     def _echo_widened(self, infos: list[TurnInfo]) -> list[TurnInfo]:
         """The window's turns, a phrase of one widened over the characters another turn writes
