@@ -979,20 +979,7 @@ class MultiTurn:
                 continue
             have.add(owner)
             etype = self.analyzer.type_by_suffix(owner) or "thing"
-            out.append(
-                new_mention(
-                    owner,
-                    owner,
-                    etype,
-                    m.turn,
-                    m.role,
-                    m.gram,
-                    m.start,
-                    m.start + len(owner),
-                    m.order,
-                    m.source,
-                )
-            )
+            out.append(_owner_mention(m, owner, etype, m.gram))
         return out
 
     def _possessors(self, d: Dialogue, mentions: list[Mention]) -> list[Mention]:
@@ -1020,20 +1007,7 @@ class MultiTurn:
             if etype not in HUMAN_TYPES:
                 continue
             have.add(owner)
-            out.append(
-                new_mention(
-                    owner,
-                    owner,
-                    etype,
-                    m.turn,
-                    m.role,
-                    "att",
-                    m.start,
-                    m.start + cut,
-                    m.order,
-                    m.source,
-                )
-            )
+            out.append(_owner_mention(m, owner, etype, "att"))
         return out
 
     def _pool(self, d: Dialogue) -> _Pool:
@@ -1445,6 +1419,23 @@ SHARED = "shared"  # Mention.source of a phrase said in two turns
 # ``m`` with another entity type (a name the repetition revealed: 张宝华 tagged nz)
 _retyped = fast_replace(Mention, "etype")
 _NO_NAMES: frozenset[str] = frozenset()
+
+
+def _owner_mention(m: Mention, owner: str, etype: str, gram: str) -> Mention:
+    """A mention of ``owner``, the words that open mention ``m`` (X of X的Y), in ``m``'s turn,
+    role and order."""
+    return new_mention(
+        owner,
+        owner,
+        etype,
+        m.turn,
+        m.role,
+        gram,
+        m.start,
+        m.start + len(owner),
+        m.order,
+        m.source,
+    )
 
 
 def _recency(back: int) -> str:
