@@ -1136,8 +1136,11 @@ class Ellipsis:
             self._one_topic(d, exchange)
             or self._user_lead(exchange)
             or self._user_subject(exchange)
-            or self._user_judged(exchange)
         )
+        judged = self._user_judged(exchange)
+        if judged is not None and (found is None or found[0].text in judged[0].text):
+            # 王老师讲课最清楚 / 嗯 / 好清楚: what the user judged holds the name, and is the topic
+            found = judged
         if found is None:
             return None
         topic, source = found
