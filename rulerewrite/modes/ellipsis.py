@@ -811,6 +811,8 @@ class Ellipsis:
         self.topic_lead_rest = int((tc.get("lead_question_max") if tc else 0) or 8)
         self.topic_which = rule_pattern(tc, "which")
         self.topic_asked_back = rule_pattern(tc, "asked_back")
+        self.topic_acked = rule_pattern(tc, "acked")
+        self.topic_also = rule_words(tc, "also")
         self.topic_described_max = int((tc.get("described_max") if tc else 0) or 16)
         self.typed_rule = lexicon.rule("completeness", "typed_comment")
         tr = self.typed_rule
@@ -893,11 +895,33 @@ class Ellipsis:
             or (self._verb_object_open(done, exchange) if exchange is not None else None)
             or (self._any_will_do(done, exchange) if exchange is not None else None)
             or (self._asked_comment(done, exchange) if exchange is not None else None)
+            or self._acked_comment(done, d, exchange)
         )
         if again is None:
             # 瓦力是你谁 / 我不认识: the short reply's lead, kept aside by _complete
             return done.scratch.get(_REPLY_LEAD, done)
         return again
+
+    def _acked_comment(
+        self, state: State, d: Dialogue, exchange: tuple[TurnInfo, TurnInfo] | None
+    ) -> State | None:
+        """A comment on the user's own topic after the assistant only acknowledged it
+        (rules/completeness.yaml topic_comment ``acked``: 王俊凯最帅 / 嗯 / 好帅 -> 王俊凯好帅;
+        这家店的牛排很嫩 / 对 / 酱汁也好): the window drops the bare 嗯 as chit-chat, so the
+        exchange is the user's turn and that reply, read by ``_topic_comment`` with the shapes
+        an evaluation takes only (``sources.acked``). Why: an acknowledgement adds no topic of
+        its own, and a follow-up that only evaluates goes on about what the user raised."""
+        if exchange is not None or self.topic_acked is None or len(d.turns) < 1:
+            return None
+        last, told = state.history[-1], d.turns[-1]
+        if (
+            last.role != "assistant"
+            or told.turn.role != "user"
+            or told.turn.index != last.index - 1
+            or not self.topic_acked.match(last.content.strip())
+        ):
+            return None
+        return self._topic_comment(state, d, (told, self.mt.analyzer.analyze(last)), acked=True)
 
     def _relation_reply(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The user's relation (missing_subject ``owned_relations``) with its owner before a
@@ -1089,7 +1113,11 @@ class Ellipsis:
         return found
 
     def _topic_comment(
-        self, state: State, d: Dialogue, exchange: tuple[TurnInfo, TurnInfo]
+        self,
+        state: State,
+        d: Dialogue,
+        exchange: tuple[TurnInfo, TurnInfo],
+        acked: bool = False,
     ) -> State | None:
         """A comment on the one thing the last exchange was about, which it does not name,
         when nothing else completed the query (rules/completeness.yaml ``topic_comment``): the
@@ -1109,6 +1137,10 @@ class Ellipsis:
             or self._user_lead(exchange)
             or self._user_subject(exchange)
         )
+        judged = self._user_judged(exchange)
+        if judged is not None and (found is None or found[0].text in judged[0].text):
+            # 王老师讲课最清楚 / 嗯 / 好清楚: what the user judged holds the name, and is the topic
+            found = judged
         if found is None:
             return None
         topic, source = found
@@ -1119,6 +1151,13 @@ class Ellipsis:
             for m in ti.mentions
         )
         shapes = self.topic_shapes.get(source, frozenset())
+        if acked or (
+            self.topic_acked is not None
+            and self.topic_acked.match(exchange[1].turn.content.strip())
+        ):
+            # after a bare acknowledgement (嗯 / 对): an evaluation of the topic too, whatever
+            # source found it (_acked_comment)
+            shapes = shapes | self.topic_shapes.get("acked", frozenset())
         if not shapes or name in said:
             return None
         # 感觉好无聊的一本书: a speaker's frame (rules/completeness.yaml speaker_frames) around
@@ -1265,6 +1304,8 @@ class Ellipsis:
             and self._bare_question(toks, kinds, body)
         ):
             how = "question"  # 宇宙多少岁了 / … / 有多大: another question about the topic
+        if not how and "also" in shapes and self._also_said(toks, kinds, body):
+            how = "also"  # 酱汁也好 / 也很帅: the topic (or a part of it) judged as well
         if not how and "fair" in shapes and self.topic_fair is not None:
             how = "fair" if self.topic_fair.match(body) else ""  # 还行吧: a so-so evaluation
         if (
@@ -1586,6 +1627,67 @@ class Ellipsis:
             m.text == name and m.source.startswith("dictionaries/")
             for ti in exchange
             for m in ti.mentions
+        )
+
+    def _user_judged(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
+        """What the user's last turn judges, when the assistant only acknowledged it
+        (``user_judged``, topic_comment ``acked``): the turn is a phrase with a noun in it, then
+        a degree word and an adjective ending it (这家店的牛排很嫩 / 王老师讲课最清楚), and the
+        phrase is the topic (… / 对 / 酱汁也好 -> 这家店的牛排酱汁也好). Why: the reply added
+        nothing, so a follow-up that only evaluates goes on judging the same thing."""
+        told, last = exchange
+        acked = self.topic_acked
+        if told.turn.role != "user" or acked is None or not acked.match(last.turn.content.strip()):
+            return None
+        toks = [t for t in told.parse.tokens if t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        at = next((i for i, t in enumerate(toks) if t.text in self.topic_degrees), None)
+        if (
+            at is None
+            or at + 1 >= len(toks)
+            or kinds[at + 1] != "ADJ"
+            or any(k not in ("PART", "DE") for k in kinds[at + 2 :])
+            or "NOUN" not in kinds[:at]
+            # (我妈做饭很香 / 今天又很累: the speaker's own or no thing judged)
+            or any(
+                k in ("PUNCT", "NUM", "ADV", "TIME")
+                or (k == "PRON" and self.personal.search(t.text))
+                for t, k in zip(toks[:at], kinds[:at], strict=True)
+            )
+        ):
+            return None
+        content = told.turn.content
+        name = content[: toks[at].start]
+        if len(name) < 2 or self.speakers.search(name) or len(name) > self.topic_lead_rest:
+            return None
+        return said_mention(name, "thing", told.turn, "topic", 0, "user"), "user_judged"
+
+    def _also_said(self, toks: list[Token], kinds: list[str], body: str) -> bool:
+        """The comment is an evaluation with 也 / 还 (topic_comment ``also``): a noun (a part of
+        the topic) or not, 也 or 还 (``also``; jieba may join 也好), a degree word (needed
+        without the noun), and one adjective ending the comment (酱汁也好 / 也很帅 / 还挺嫩的)."""
+        start = toks[1].start if len(toks) > 1 and kinds[0] == "NOUN" else 0
+        rest = body[start:]
+        if rest[:1] not in self.topic_also:
+            return False
+        rest = rest[1:]
+        # (也好: 好 is the judging word itself, no degree before one)
+        degree = max(
+            (w for w in self.topic_degrees if rest.startswith(w) and len(rest) > len(w)),
+            key=len,
+            default="",
+        )
+        judged = [t for t in self.mt.parse(rest[len(degree) :]).tokens if t.text.strip()]
+        jk = [kind_of(t.pos, t.text) for t in judged]
+        return (
+            # 也好 / 还好 / 也对: without a part nor a degree word it agrees, judging nothing
+            (start > 0 or degree != "")
+            and bool(jk)
+            and jk[0] == "ADJ"
+            and all(
+                k in ("PART", "DE") or t.text == "了"
+                for t, k in zip(judged[1:], jk[1:], strict=True)
+            )
         )
 
     def _user_lead(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
