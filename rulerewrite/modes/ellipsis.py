@@ -35,6 +35,7 @@ from rulerewrite.modes.multiturn import (
     NAMED_TYPES,
     PERSON_PRONOUNS,
     RECIPIENTS,
+    Candidate,
     MultiTurn,
     RuleView,
     ask,
@@ -2960,6 +2961,8 @@ class Ellipsis:
         if not cands:
             return self._mid_verb_echo(state, d, parse) or state
         best = cands[0]
+        if kind == "subject":
+            best = self._other_attribute_owner(best, cands, text)
         asks = is_question(parse)
         kinds = self.question_kinds if asks else self.salient_kinds
         if not asks and len(text) <= self.statement_short:
@@ -3684,6 +3687,35 @@ class Ellipsis:
             )
             best = new_candidate(whole, best.score, best.why + ", the whole reply")
         return best
+
+    def _other_attribute_owner(
+        self, best: Candidate, cands: Sequence[Candidate], text: str
+    ) -> Candidate:
+        """The owner X of a best candidate X的A when the query opens with an attribute word B
+        (multiturn ``attribute_words``: 保修期 / 审批流程 / 日志) and A is one too (价格) or X is a
+        candidate of its own (差旅标准 of 差旅标准的规定): 保修期呢 after 小米14的价格有哪些 asks for
+        小米14的保修期, not 小米14的价格保修期. Why: B is asked in A's place, so only what A was
+        said of carries over. Not when the query asks A again (价格呢), nor for an X too short
+        to stand for anything."""
+        phrase = best.mention.text
+        cut = phrase.rfind("的")
+        attr = phrase[cut + 1 :]
+        if (
+            cut < 2
+            or not attr
+            or text.startswith(attr)
+            or not text.startswith(self.mt.attribute_openers)
+        ):
+            return best
+        owner = phrase[:cut]
+        if attr not in self.mt.attribute_words and not any(c.mention.text == owner for c in cands):
+            return best
+        m = best.mention
+        etype = self.mt.analyzer.type_by_suffix(owner) or m.etype
+        whole = new_mention(
+            owner, owner, etype, m.turn, m.role, m.gram, m.start, m.start + cut, m.order, m.source
+        )
+        return new_candidate(whole, best.score, best.why + f", owner of {attr}")
 
     def _moved_on(self, state: State, d: Dialogue, offer: Any) -> bool:
         """The reply moved on to the thing it offered, so the offer outranks even a confident
