@@ -7215,6 +7215,10 @@ class Ellipsis:
             if e is not None:
                 xtype = e.etype or xtype
         ptext = prev.turn.content.rstrip("?？。.!！")
+        if len(x) > 1 and x in ptext and xtype != "time":
+            # 小米14的价格有哪些 / 价格呢: the question already says X, no slot takes it again
+            # (was 小米14的价格价格有哪些); the other follow-up rules read it
+            return None
         # 后天天气呢: a time with the weather word the question already has is that time
         attr = next((w for w in self.ne_weather_words if x.endswith(w) and x != w), "")
         when = x[: -len(attr)] if attr else ""
