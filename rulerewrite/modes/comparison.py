@@ -13,6 +13,7 @@ from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
     Candidate,
+    LoneAnimal,
     MultiTurn,
     Ref,
     ambiguous,
@@ -64,19 +65,7 @@ class Comparison:
         self.others_source = coll.source if coll is not None else ""
         # 牛太勤劳善良 / … / 不能杀他们来吃: the one animal the exchange named (rules/coreference.yaml
         # lone_animal plural_pronouns)
-        animal = lexicon.rule("coreference", "lone_animal")
-        self.animal_source = animal.source if animal is not None else ""
-        self.animals = (
-            frozenset(str(w) for w in (animal.get("animals") or ())) if animal else frozenset()
-        )
-        self.animal_not_after = (
-            frozenset(str(w) for w in (animal.get("not_after") or ())) if animal else frozenset()
-        )
-        self.animal_pronouns = (
-            frozenset(str(w) for w in (animal.get("plural_pronouns") or ()))
-            if animal
-            else frozenset()
-        )
+        self.animal = LoneAnimal.read(lexicon.rule("coreference", "lone_animal"))
         self.others = tuple(
             sorted((str(w) for w in (coll.get("others") or ())), key=len, reverse=True)
             if coll
@@ -212,7 +201,11 @@ class Comparison:
                 self._answered_group(state, d, text)
                 or self._collective(d, text, ref.animacy, groups=not home)
                 or (self._others_said(d, text) if ref.animacy == "human" and not home else None)
-                or (self._animal(state, d, text) if ref.text in self.animal_pronouns else None)
+                or (
+                    self._animal(state, d, text)
+                    if ref.text in self.animal.plural_pronouns
+                    else None
+                )
             )
             if one is not None:  # 你知道EXO吗 / 他们最火的歌是什么 -> EXO最火的歌是什么
                 return resolved(
@@ -351,7 +344,7 @@ class Comparison:
     def _animal(self, state: State, d: Dialogue, text: str) -> Candidate | None:
         """The one kind of animal the last exchange named (multiturn :func:`lone_animal`), for
         它们 / 他们 with no group named (牛太勤劳善良 / … / 不能杀他们来吃 -> 不能杀牛来吃)."""
-        m = lone_animal(state, d, text, self.animals, self.animal_source, self.animal_not_after)
+        m = lone_animal(state, d, text, self.animal)
         return new_candidate(m, self.collective_min, "the one animal named") if m else None
 
     def _house(self, d: Dialogue, text: str) -> Candidate | None:

@@ -15,6 +15,7 @@ from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
     UNKNOWN_TYPES,
     Candidate,
+    LoneAnimal,
     MultiTurn,
     Ref,
     RuleView,
@@ -324,15 +325,6 @@ class _RequestedWork(RuleView):
 
 
 @dataclass(frozen=True)
-class _LoneAnimal(RuleView):
-    """``lone_animal``: the one animal the last exchange named."""
-
-    pronouns: frozenset[str] = frozenset()
-    animals: frozenset[str] = frozenset()
-    not_after: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
 class _DescribedPerson(RuleView):
     """``described_person``: 唱小幸运的那个 answering who someone is -> X是唱小幸运的那个."""
 
@@ -566,7 +558,7 @@ class Coreference:
         self.loved = _LovedOne.read(lexicon.rule("coreference", "loved_one"))
         self.framed = _FramedName.read(lexicon.rule("coreference", "framed_name"))
         self.request = _RequestedWork.read(lexicon.rule("coreference", "requested_work"))
-        self.animal = _LoneAnimal.read(lexicon.rule("coreference", "lone_animal"))
+        self.animal = LoneAnimal.read(lexicon.rule("coreference", "lone_animal"))
         self.house = _HousePronoun.read(lexicon.rule("coreference", "house_pronoun"))
         self.described = _DescribedPerson.read(lexicon.rule("coreference", "described_person"))
         who_frame = lexicon.rule("context", "topic_who")
@@ -2307,8 +2299,7 @@ class Coreference:
     def _lone_animal(self, state: State, d: Any, text: str) -> Mention | None:
         """The animal 它 points at (rules/coreference.yaml ``lone_animal``: multiturn
         :func:`lone_animal`)."""
-        a = self.animal
-        return lone_animal(state, d, text, a.animals, a.source, a.not_after)
+        return lone_animal(state, d, text, self.animal)
 
     def _name_like(self, words: list[Any]) -> bool:
         """The words of an echoed stretch look like a name (rules/coreference.yaml

@@ -1593,6 +1593,18 @@ class RuleView:
         return cls(**values)
 
 
+@dataclass(frozen=True)
+class LoneAnimal(RuleView):
+    """rules/coreference.yaml ``lone_animal``, read by coreference (它) and comparison (它们 /
+    他们): the animal words, the degree adverbs an animal word after them is not (很牛), the
+    singular and the plural pronouns that may take the one animal named."""
+
+    pronouns: frozenset[str] = frozenset()
+    plural_pronouns: frozenset[str] = frozenset()
+    animals: frozenset[str] = frozenset()
+    not_after: frozenset[str] = frozenset()
+
+
 def _who_answer(d: Dialogue) -> int | None:
     """The turn that answered the user's last who-question (红与黑的作者是谁 / 就是司汤达啦):
     the assistant turn right after it, when it is the window's last exchange."""
@@ -1795,19 +1807,12 @@ def said_turn(state: State, m: Mention) -> Turn | None:
     return next((t for t in state.history if t.index == m.turn), None)
 
 
-def lone_animal(
-    state: State,
-    d: Dialogue,
-    text: str,
-    animals: frozenset[str],
-    source: str,
-    degree: frozenset[str] = frozenset(),
-) -> Mention | None:
+def lone_animal(state: State, d: Dialogue, text: str, rule: LoneAnimal) -> Mention | None:
     """The animal 它 (or 它们 / 他们 with no group named) points at when the last exchange
     names exactly one kind of animal by a one-character word (rules/coreference.yaml
     ``lone_animal``: 狗 / 狗不吃骨头的 / 那它为什么吃屎 -> 狗), the user's word first; a doubled
-    form (猫猫) is the same animal; not a word right after a ``degree`` adverb (网易很牛: the
-    adjective). None when the query names that animal itself, or the exchange names two."""
+    form (猫猫) is the same animal; not a word right after a ``not_after`` degree adverb (网易很牛:
+    the adjective). None when the query names that animal itself, or the exchange names two."""
     exchange = last_exchange(state, d)
     if exchange is None:
         return None
@@ -1816,7 +1821,7 @@ def lone_animal(
         before = ""
         for t in ti.parse.tokens:
             word = t.text[:1] if len(t.text) == 2 and t.text[0] == t.text[1] else t.text
-            if word in animals and word not in found and before not in degree:
+            if word in rule.animals and word not in found and before not in rule.not_after:
                 found[word] = (ti, t)
             before = t.text
     if len(found) != 1:
@@ -1824,7 +1829,7 @@ def lone_animal(
     word, (ti, t) = next(iter(found.items()))
     if word in text:
         return None
-    return said_mention(word, "thing", ti.turn, "topic", t.start, source)
+    return said_mention(word, "thing", ti.turn, "topic", t.start, rule.source)
 
 
 def last_exchange(state: State, d: Dialogue) -> tuple[TurnInfo, TurnInfo] | None:
