@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any, NamedTuple
 
@@ -29,6 +30,7 @@ from rulerewrite.lexicon.readers import (
 )
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
+    _POTENTIAL_MARKS,
     ANSWER_KINDS,
     BY_USER,
     HUMAN_TYPES,
@@ -46,6 +48,7 @@ from rulerewrite.modes.multiturn import (
     names_a_thing,
     new_candidate,
     outermost,
+    owner_mention,
     phrase_len,
     resolved,
     said_before,
@@ -598,9 +601,7 @@ class Ellipsis:
         )
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
         self.who_bare_max = int((self.who_rule.get("bare_max") if self.who_rule else 0) or 0)
-        self.who_bare_not = frozenset(
-            str(w) for w in ((self.who_rule.get("bare_not") if self.who_rule else None) or ())
-        )
+        self.who_bare_not = rule_words(self.who_rule, "bare_not")
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
         )
@@ -703,7 +704,8 @@ class Ellipsis:
         # 手语你懂么 / 你懂吗: the phrase a turn of the exchange put before the same verb
         self.vo_fronted = str((self.vo_rule.get("fronted") if self.vo_rule else None) or "")
         self.vo_fronted_end = str((self.vo_rule.get("fronted_end") if self.vo_rule else None) or "")
-        self._fronted_shapes: dict[tuple[str, ...], re.Pattern[str]] = {}
+        # one pattern per verb set (a verb and its kinds), built once
+        self._fronted_shape = lru_cache(maxsize=4096)(self._fronted_shape_uncached)
         self.vo_fronted_not = rule_pattern(self.vo_rule, "fronted_not")
         self.vo_fronted_persons = rule_words(self.vo_rule, "fronted_persons")
         self.vo_asked_le = rule_pattern(self.vo_rule, "asked_le")
@@ -2361,6 +2363,11 @@ class Ellipsis:
             state, rule.source, text, m.end("tail") if after_de else at, obj, ti, note
         )
 
+    def _fronted_shape_uncached(self, verbs: tuple[str, ...]) -> re.Pattern[str]:
+        """The ``fronted`` pattern for ``verbs``, the longest first (memoised per verb set)."""
+        alt = "|".join(re.escape(v) for v in verbs)
+        return re.compile(f"{self.vo_fronted}(?P<v>{alt}){self.vo_fronted_end}")
+
     def _fronted_object(
         self, exchange: tuple[TurnInfo, TurnInfo], verbs: Sequence[str], text: str
     ) -> tuple[str, TurnInfo] | None:
@@ -2373,14 +2380,7 @@ class Ellipsis:
         verbs = [v for v in verbs if v not in self.vo_fronted_not_verbs]
         if not self.vo_fronted or not verbs:
             return None
-        key = tuple(sorted(set(verbs), key=lambda v: (-len(v), v)))
-        shape = self._fronted_shapes.get(key)
-        if shape is None:  # one pattern per verb set (a verb and its kinds), built once
-            alt = "|".join(re.escape(v) for v in key)
-            shape = re.compile(f"{self.vo_fronted}(?P<v>{alt}){self.vo_fronted_end}")
-            if len(self._fronted_shapes) >= 4096:  # bounded over an open log of verbs
-                self._fronted_shapes.clear()
-            self._fronted_shapes[key] = shape
+        shape = self._fronted_shape(tuple(sorted(set(verbs), key=lambda v: (-len(v), v))))
         for ti in (exchange[1], exchange[0]):
             m = shape.match(ti.turn.content)
             # the verb a word of its own (not 看 of 好看 / 电影好看吗)
@@ -3712,9 +3712,7 @@ class Ellipsis:
             return best
         m = best.mention
         etype = self.mt.analyzer.type_by_suffix(owner) or m.etype
-        whole = new_mention(
-            owner, owner, etype, m.turn, m.role, m.gram, m.start, m.start + cut, m.order, m.source
-        )
+        whole = owner_mention(m, owner, etype, m.gram)
         return new_candidate(whole, best.score, best.why + f", owner of {attr}")
 
     def _moved_on(self, state: State, d: Dialogue, offer: Any) -> bool:
@@ -3812,6 +3810,8 @@ class Ellipsis:
         if not forms or not self.verb_after_gap:
             return None
         recent = {ti.turn.index: ti for ti in d.turns[-2:]}
+        # where each turn's words start, once per turn, not once per candidate
+        starts = {i: {t.start for t in ti.parse.tokens} for i, ti in recent.items()}
         for c in cands:
             m = c.mention
             ti = recent.get(m.turn)
@@ -3821,11 +3821,14 @@ class Ellipsis:
             rest = said[m.end : m.end + self.verb_after_gap + 2]
             stop = _CLAUSE_END.search(rest)
             rest = rest[: stop.start()] if stop is not None else rest
-            starts = {t.start - m.end for t in ti.parse.tokens if m.end <= t.start}
             before = said[max(0, m.start - 4) : m.start].rstrip("了过着")
             for v in forms:
                 at = rest.find(v)
-                if 0 <= at <= self.verb_after_gap and at in starts and v not in said[: m.start]:
+                if (
+                    0 <= at <= self.verb_after_gap
+                    and m.end + at in starts[m.turn]
+                    and v not in said[: m.start]
+                ):
                     return c
                 if len(v) >= 2 and before.endswith(v):
                     return c  # 你不能看到图片 / 我自己都看不到: the verb before it, as said
@@ -3847,7 +3850,7 @@ class Ellipsis:
         w = toks[-1].text.rstrip("了过着")
         w = next((w[len(n) :] for n in self.negated if w.startswith(n) and len(w) > len(n)), w)
         forms = {w}
-        if len(w) == 3 and w[1] in "不得":
+        if len(w) == 3 and w[1] in _POTENTIAL_MARKS:
             forms |= {w[0] + w[2], w[0], w[2]}  # 看不懂 / 看得懂
         elif len(w) == 2 and w[1] in self.result_complements:
             forms.add(w[0])  # 看懂 / 买到
@@ -3956,19 +3959,19 @@ class Ellipsis:
             return False
         if before.rstrip("了过着").endswith(self.quiet_not_verbs):
             return False
-        reply: TurnInfo | None = d.turns[-1]
+        last = d.turns[-1]
+        reply: TurnInfo | None
         if (
-            reply is not None
-            and reply.turn.role == "user"
+            last.turn.role == "user"
             and history
             and history[-1].role == "assistant"
-            and reply.turn.index == history[-1].index - 1
+            and last.turn.index == history[-1].index - 1
         ):
             # 天生城在哪儿 / 嗯嗯 / 介绍一下: the reply was chit-chat the window left out, it
             # names nothing
-            reply, user = None, d.turns[-1]
+            reply, user = None, last
         elif len(d.turns) >= 2:
-            user = d.turns[-2]
+            reply, user = last, d.turns[-2]
         else:
             return False
         if (reply is not None and reply.turn.role == "user") or user.turn.role != "user":

@@ -979,7 +979,7 @@ class MultiTurn:
                 continue
             have.add(owner)
             etype = self.analyzer.type_by_suffix(owner) or "thing"
-            out.append(_owner_mention(m, owner, etype, m.gram))
+            out.append(owner_mention(m, owner, etype, m.gram))
         return out
 
     def _possessors(self, d: Dialogue, mentions: list[Mention]) -> list[Mention]:
@@ -1007,7 +1007,7 @@ class MultiTurn:
             if etype not in HUMAN_TYPES:
                 continue
             have.add(owner)
-            out.append(_owner_mention(m, owner, etype, "att"))
+            out.append(owner_mention(m, owner, etype, "att"))
         return out
 
     def _pool(self, d: Dialogue) -> _Pool:
@@ -1421,7 +1421,7 @@ _retyped = fast_replace(Mention, "etype")
 _NO_NAMES: frozenset[str] = frozenset()
 
 
-def _owner_mention(m: Mention, owner: str, etype: str, gram: str) -> Mention:
+def owner_mention(m: Mention, owner: str, etype: str, gram: str) -> Mention:
     """A mention of ``owner``, the words that open mention ``m`` (X of X的Y), in ``m``'s turn,
     role and order."""
     return new_mention(
