@@ -2962,7 +2962,7 @@ class Ellipsis:
             return self._mid_verb_echo(state, d, parse) or state
         best = cands[0]
         if kind == "subject":
-            best = self._other_attribute_owner(best, cands, text)
+            best = self._other_attribute_owner(best, cands, text, d)
         asks = is_question(parse)
         kinds = self.question_kinds if asks else self.salient_kinds
         if not asks and len(text) <= self.statement_short:
@@ -3689,11 +3689,12 @@ class Ellipsis:
         return best
 
     def _other_attribute_owner(
-        self, best: Candidate, cands: Sequence[Candidate], text: str
+        self, best: Candidate, cands: Sequence[Candidate], text: str, d: Dialogue
     ) -> Candidate:
         """The owner X of a best candidate X的A when the query opens with an attribute word B
-        (multiturn ``attribute_words``: 保修期 / 审批流程 / 日志) and A is one too (价格) or X is a
-        candidate of its own (差旅标准 of 差旅标准的规定): 保修期呢 after 小米14的价格有哪些 asks for
+        (multiturn ``attribute_words``: 保修期 / 审批流程 / 日志) and A is one too (价格), X is a
+        candidate of its own, or its turn says X的A as a common noun A after a noun X
+        (差旅标准的规定是什么: ``_common_of``): 保修期呢 after 小米14的价格有哪些 asks for
         小米14的保修期, not 小米14的价格保修期. Why: B is asked in A's place, so only what A was
         said of carries over. Not when the query asks A again (价格呢), nor for an X too short
         to stand for anything."""
@@ -3708,12 +3709,41 @@ class Ellipsis:
         ):
             return best
         owner = phrase[:cut]
-        if attr not in self.mt.attribute_words and not any(c.mention.text == owner for c in cands):
-            return best
         m = best.mention
+        if (
+            attr not in self.mt.attribute_words
+            and not any(c.mention.text == owner for c in cands)
+            and not self._common_of(d, m, cut, text)
+        ):
+            return best
         etype = self.mt.analyzer.type_by_suffix(owner) or m.etype
         whole = owner_mention(m, owner, etype, m.gram)
         return new_candidate(whole, best.score, best.why + f", owner of {attr}")
+
+    def _common_of(self, d: Dialogue, m: Mention, cut: int, text: str) -> bool:
+        """A phrase X的A whose turn segments as a noun X, 的 and one common noun A ending it
+        (差旅标准 / 的 / 规定): A is a thing X has, not part of a name. Not a title or a
+        person's name (a dictionary work: 挪威的森林; ``own_phrase_types``), nor any phrase
+        when the query asks what one asks of a work (``hint_work``: 三少爷的剑 / 作者是谁),
+        nor an X that is no noun (不存在的骑士 / 风居住的街道), nor a person, place or time A."""
+        if m.etype in self.mt.analyzer.own_phrase_types or any(
+            t == "work" for t, _w in self.mt.hinted_types(text)
+        ):
+            return False
+        ti = next((ti for ti in d.turns if ti.turn.index == m.turn), None)
+        if ti is None:
+            return False
+        at = m.start + cut
+        toks = ti.parse.tokens
+        k = next((t.i for t in toks if t.start == at), None)
+        return (
+            k is not None
+            and 0 < k < len(toks) - 1
+            and toks[k].text == "的"
+            and toks[k + 1].end == m.end
+            and toks[k + 1].pos in ("n", "vn")  # a common noun: no name, place or time
+            and kind_of(toks[k - 1].pos, toks[k - 1].text) == "NOUN"
+        )
 
     def _moved_on(self, state: State, d: Dialogue, offer: Any) -> bool:
         """The reply moved on to the thing it offered, so the offer outranks even a confident
