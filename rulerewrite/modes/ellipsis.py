@@ -472,6 +472,8 @@ class Ellipsis:
         self.wh_names = rule_pattern(self.wh_rule, "names")
         kinds_end = (self.wh_rule.get("named_kinds") if self.wh_rule else None) or {}
         self.wh_named_kinds = {str(k): str(v) for k, v in kinds_end.items()}
+        # kinds a bare name answering V什么N is the make of (手机: 华为 -> 华为手机)
+        self.wh_make_kinds = rule_words(self.wh_rule, "make_kinds")
         self.wh_times = rule_pattern(self.wh_rule, "times")
         self.wh_many = rule_pattern(self.wh_rule, "many")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
@@ -5903,8 +5905,16 @@ class Ellipsis:
                 if not core.endswith(after) and not self._wh_kind_named(asked, m.start(), first):
                     return None  # 什么星座 / 啥1984年: the noun is part of what is asked
                 # 领什么证 / 结婚证: the answer says the noun itself; 李小龙创建了什么功夫 /
-                # 截拳道: the thing a verb takes, named, in place of the kind asked for
-                after = ""
+                # 截拳道: the thing a verb takes, named, in place of the kind asked for; 买什么
+                # 手机 / 华为: a make the dictionaries do not know as a thing keeps the noun
+                # (华为的: a whose-answer stands as it is)
+                if (
+                    core.endswith(after)
+                    or after not in self.wh_make_kinds
+                    or state.has("entity")
+                    or said[len(core) :].startswith("的")
+                ):
+                    after = ""
         number = m.group(0) in ("几", "多少")
         if number != bool(self.number.fullmatch(core)) and m.group(0) == "几":
             return None  # 几 takes a bare number only (几岁 / 17)
