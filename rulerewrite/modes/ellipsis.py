@@ -603,7 +603,9 @@ class Ellipsis:
         )
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
         self.who_bare_max = int((self.who_rule.get("bare_max") if self.who_rule else 0) or 0)
-        self.who_bare_not = rule_words(self.who_rule, "bare_not")
+        # what a bare name answering an identity question never holds: a dodge (bare_not: 保密),
+        # a negation or an aspect word (dangling_verbs negations / aspects)
+        self.who_bare_not = rule_words(self.who_rule, "bare_not") | self.negations | self.aspects
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
         )
@@ -6383,7 +6385,7 @@ class Ellipsis:
             and bool(toks)
             and all(kind_of(t.pos, t.text) in ("NOUN", "VERB", "OTHER", "DE") for t in toks)
             and (len(toks) == 1 or kind_of(toks[-1].pos, toks[-1].text) == "NOUN")
-            and not any(t.text in "不没了过着" or t.text in self.who_bare_not for t in toks)
+            and not any(t.text in self.who_bare_not for t in toks)
         )
 
     def _unknown(self, state: State, d: Dialogue, text: str) -> State | None:
