@@ -928,7 +928,7 @@ class Ellipsis:
             or not self.topic_acked.match(last.content.strip())
         ):
             return None
-        return self._topic_comment(state, d, (told, self.mt.analyzer.analyze(last)), acked=True)
+        return self._topic_comment(state, d, (told, self.mt.analyzer.analyze(last)))
 
     def _relation_reply(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The user's relation (missing_subject ``owned_relations``) with its owner before a
@@ -1124,7 +1124,6 @@ class Ellipsis:
         state: State,
         d: Dialogue,
         exchange: tuple[TurnInfo, TurnInfo],
-        acked: bool = False,
     ) -> State | None:
         """A comment on the one thing the last exchange was about, which it does not name,
         when nothing else completed the query (rules/completeness.yaml ``topic_comment``): the
@@ -1158,12 +1157,11 @@ class Ellipsis:
             for m in ti.mentions
         )
         shapes = self.topic_shapes.get(source, frozenset())
-        if acked or (
-            self.topic_acked is not None
-            and self.topic_acked.match(exchange[1].turn.content.strip())
+        if self.topic_acked is not None and self.topic_acked.match(
+            exchange[1].turn.content.strip()
         ):
             # after a bare acknowledgement (嗯 / 对): an evaluation of the topic too, whatever
-            # source found it (_acked_comment)
+            # source found it (also the exchange _acked_comment makes of it)
             shapes = shapes | self.topic_shapes.get("acked", frozenset())
         if not shapes or name in said:
             return None
@@ -3882,7 +3880,7 @@ class Ellipsis:
         if any(kind_of(t.pos, t.text) in ("NOUN", "DE") for t in toks[:-1]):
             return ()  # 莫西子诗的听过: a phrase of the query's own before the verb is its topic
         w = toks[-1].text.rstrip("了过着")
-        w = next((w[len(n) :] for n in self.negated if w.startswith(n) and len(w) > len(n)), w)
+        w = next(iter(self._unnegated(w)), w)
         forms = {w}
         if len(w) == 3 and w[1] in _POTENTIAL_MARKS:
             forms |= {w[0] + w[2], w[0], w[2]}  # 看不懂 / 看得懂
@@ -4928,7 +4926,7 @@ class Ellipsis:
         flipped: set[str] = set()
         if modal:
             # 不会 of the query is the modal 会 of 你会做饭吗, and the other way round
-            base = next((verb[len(n) :] for n in self.negated if verb.startswith(n)), verb)
+            base = next(iter(self._unnegated(verb)), verb)
             if base in self.modals:
                 flipped = ({base} | {n + base for n in self.negated}) - verbs
                 verbs |= flipped
@@ -5057,34 +5055,54 @@ class Ellipsis:
             verb = t.text
             verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
             # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
-            verbs |= {v[len(n) :] for v in verbs for n in self.negations if v.startswith(n)} - {""}
-            for ti in reversed(d.turns[-2:]):
-                ptoks = [u for u in ti.parse.tokens if u.text.strip()]
-                for m, u in enumerate(ptoks):
-                    same = self.mt.same_verb(u.text, verbs)
-                    bound = None if same else self.mt.bound_object(ptoks, m, verbs)
-                    if not same and bound is None:
-                        continue
-                    a = m  # 玩过怪物猎人世界: the object after the verb's aspect
-                    while a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
-                        a += 1
-                    obj = bound or self.mt.noun_object(ti, ptoks, a)
-                    if obj is None:
-                        continue
-                    if obj in parse.text or self.personal.search(obj):
-                        return None
-                    if (purpose or not self._dangles(verb)) and not any(
-                        x.text == obj and x.etype == "place" for x in ti.mentions
-                    ):
-                        return None  # 去上课 / 去旅游: only a place goes before the purpose
-                    at = toks[n].start if n < len(toks) else len(parse.text)
-                    at = min(at, end)
-                    if t.text in self.going and parse.text[t.end : at].endswith("了"):
-                        at -= 1  # 去了没用 -> 去医院了没用: a place goes before the 了
-                    new = parse.text[:at] + obj + parse.text[at:]
-                    return self._echoed(state, ti, new, obj, verb, "object")
-            return None
+            verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+            # 玩过怪物猎人世界: the object after the verb's aspect
+            found = self._same_verb_object(d, verbs, after_aspect=True)
+            if found is None:
+                return None
+            ti, obj = found
+            if obj in parse.text or self.personal.search(obj):
+                return None
+            if (purpose or not self._dangles(verb)) and not any(
+                x.text == obj and x.etype == "place" for x in ti.mentions
+            ):
+                return None  # 去上课 / 去旅游: only a place goes before the purpose
+            at = toks[n].start if n < len(toks) else len(parse.text)
+            at = min(at, end)
+            if t.text in self.going and parse.text[t.end : at].endswith("了"):
+                at -= 1  # 去了没用 -> 去医院了没用: a place goes before the 了
+            new = parse.text[:at] + obj + parse.text[at:]
+            return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _same_verb_object(
+        self, d: Dialogue, verbs: set[str], *, after_aspect: bool = False
+    ) -> tuple[TurnInfo, str] | None:
+        """The first object one of ``verbs`` has in the last two turns, the latest first (its
+        turn and the object): the noun phrase after the same verb (``after_aspect``: after its
+        aspect particles too, 玩过怪物猎人世界), or the noun of a verb-object word jieba keeps
+        whole (会发表情 / 再发几个 -> 表情). None when no turn has one."""
+        for ti in reversed(d.turns[-2:]):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(ptoks):
+                same = self.mt.same_verb(t.text, verbs)
+                bound = None if same else self.mt.bound_object(ptoks, k, verbs)
+                if not same and bound is None:
+                    continue
+                a = k
+                while after_aspect and a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
+                    a += 1
+                obj = bound or self.mt.noun_object(ti, ptoks, a)
+                if obj is not None:
+                    return ti, obj
+        return None
+
+    def _unnegated(self, word: str, *, every: bool = False) -> list[str]:
+        """``word`` without the negation it opens with (dangling_verbs ``negations``: 不喜欢 ->
+        喜欢; the longest first, 没有吃 -> 吃), when something is left; with ``every``, one
+        for each negation it opens with (没有吃 -> 吃, 有吃). Empty when it opens with none."""
+        out = [word[len(n) :] for n in self.negated if word.startswith(n) and len(word) > len(n)]
+        return out if every else out[:1]
 
     def _acked_bare(self, parse: Parse) -> bool:
         """The query opens with an acknowledgement (rules/completeness.yaml ack_openers) and
@@ -5161,20 +5179,12 @@ class Ellipsis:
         turns (我在网上买耳机 -> 你也帮我买一个耳机吧), after the count."""
         verb = counted.group("v")
         at = counted.end("m")
-        for ti in reversed(d.turns[-2:]):
-            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
-            for k, t in enumerate(ptoks):
-                same = self.mt.same_verb(t.text, {verb})
-                # 会发表情 / 再发几个: a verb-object word jieba keeps whole (发表情) gives its noun
-                bound = None if same else self.mt.bound_object(ptoks, k, {verb})
-                if not same and bound is None:
-                    continue
-                obj = bound or self.mt.noun_object(ti, ptoks, k)
-                if obj is None:
-                    continue
-                if obj in text or self.personal.search(obj):
-                    return None
-                return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
+        said = self._same_verb_object(d, {verb})
+        if said is not None:
+            ti, obj = said
+            if obj in text or self.personal.search(obj):
+                return None
+            return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
         found = self._counted_thing(d, text, verb, counted.group("m")[-1:])
         if found is None:
             return None
@@ -5863,13 +5873,13 @@ class Ellipsis:
             return _answered_as(
                 state, wh.source, filled, asked, last, f"a kind of what {q} asks about"
             )
-        echoed = self._wh_echoed(wh.pattern, asked, said)
-        if echoed is not None:
-            filled, q = echoed
-            return _answered_as(state, wh.source, filled, asked, last, f"{q} said in its frame")
         # an interjection before the answer (哈哈张国荣) stays in front of the filled question
         opener = self.interjection.match(said)
         before = opener.group() if opener else ""
+        echoed = self._wh_echoed(wh.pattern, asked, before, said)
+        if echoed is not None:
+            filled, q = echoed
+            return _answered_as(state, wh.source, filled, asked, last, f"{q} said in its frame")
         said = said[len(before) :]
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
         if (
@@ -5953,27 +5963,30 @@ class Ellipsis:
 
     def _wh_kind_named(self, asked: str, at: int, kind: Sequence[Any]) -> bool:
         """Whether the question asks for the object of its verb by its kind (创建了什么功夫 /
-        喜欢什么颜色): a verb (and its aspect) right before the question word at ``at`` and only
-        nouns after it. Why: a name answering it is the object itself (截拳道, not 截拳道功夫)."""
+        喜欢什么颜色): a verb (and its aspect: dangling_verbs ``aspects``) right before the
+        question word at ``at`` and only nouns after it; not a verb that says what something
+        is or has (same_predicate_subject ``not_verbs``: 是什么星座 / 叫什么名字). Why: a name
+        answering it is the object itself (截拳道, not 截拳道功夫)."""
         toks = [t for t in self.mt.parse(asked[:at]).tokens if t.text.strip()]
-        while toks and toks[-1].text in ("了", "过"):
+        while toks and toks[-1].text in self.aspects:
             toks.pop()
         return (
             bool(toks)
             and kind_of(toks[-1].pos, toks[-1].text) == "VERB"
-            and toks[-1].text not in ("是", "叫", "有")
+            and toks[-1].text not in self.same_predicate_not_verbs
             and all(kind_of(t.pos, t.text) == "NOUN" for t in kind)
         )
 
-    def _wh_echoed(self, pattern: re.Pattern[str], asked: str, said: str) -> tuple[str, str] | None:
+    def _wh_echoed(
+        self, pattern: re.Pattern[str], asked: str, before: str, said: str
+    ) -> tuple[str, str] | None:
         """(the filled answer, the question word) when the reply is a noun phrase followed by
         what follows the question word in the assistant's question, said again (这首歌是谁唱的 /
         周深唱的 -> 这首歌是周深唱的; 程蝶衣是谁演的 / 哈哈张国荣演的 -> 哈哈程蝶衣是张国荣演的):
-        the question's frame with the noun phrase in the question word's place, an opening
-        interjection kept in front. Why: the reply repeats the frame's verb, so it answers
-        the whole question, not a part of it; a bare name (张国荣) is the answer_wh's own."""
-        opener = self.interjection.match(said)
-        before = opener.group() if opener else ""
+        the question's frame with the noun phrase in the question word's place, the opening
+        interjection ``before`` (_wh_answer's split of ``said``) kept in front. Why: the reply
+        repeats the frame's verb, so it answers the whole question, not a part of it; a bare
+        name (张国荣) is the answer_wh's own."""
         body = said[len(before) :].rstrip("啊呀哦吧哈呢吖嘛")
         found = list(pattern.finditer(asked))
         if len(found) != 1 or pattern.search(body) or len(asked) > self.wh_echo_question_max:
