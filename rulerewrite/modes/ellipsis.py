@@ -2248,7 +2248,7 @@ class Ellipsis:
         candidate that is the topic, when there is one."""
         exchange = last_exchange(state, d)
         verb = next(
-            (t.text for t in reversed(parse.tokens) if t.end <= pos and t.text not in "了过着"),
+            (t.text for t in reversed(parse.tokens) if t.end <= pos and t.text not in self.aspects),
             "",
         )
         topic = self._asked_how_of(exchange[1], verb) if exchange is not None and verb else None
@@ -4979,7 +4979,7 @@ class Ellipsis:
                     for u in vp:
                         if (
                             kind_of(u.pos, u.text) in ("PUNCT", "PART")
-                            or u.text in "吗么不没呢吧啊咩"
+                            or u.text in _VP_ENDS
                             or is_question_word(u.text)
                             # 会拍照的人: the modal's verb phrase is a relative clause, it ends
                             # at its 的 (modal_vp clause_modals; not 喜欢透明的果冻)
@@ -7410,6 +7410,9 @@ _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clau
 # a whole A-not-A verb (会不会 / 有没有 / 喜不喜欢): the verb is `a` and the `rest`
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
+# the words that end a modal's verb phrase in the turn that says it (你会做饭吗: 做饭 ends at
+# 吗): a question particle or a negation, each a word of its own
+_VP_ENDS = frozenset("吗么不没呢吧啊咩")
 # what may come before the kind that describes a topic (台湾男歌手 / 西南中心省会城市 / 一个很有
 # 名的歌手): not a verb, an adverb or a conjunction, which make a clause of it
 _KIND_MODIFIERS = frozenset({"NOUN", "DE", "NUM", "ADJ"})
