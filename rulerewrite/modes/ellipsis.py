@@ -3699,7 +3699,9 @@ class Ellipsis:
         (差旅标准的规定是什么: ``_common_of``): 保修期呢 after 小米14的价格有哪些 asks for
         小米14的保修期, not 小米14的价格保修期. Why: B is asked in A's place, so only what A was
         said of carries over. Not when the query asks A again (价格呢), nor for an X too short
-        to stand for anything."""
+        to stand for anything. A lead word opening the query (lead_words: 那保修期呢) is read
+        past."""
+        text = text[len(next((w for w in self.lead if text.startswith(w)), "")) :]
         phrase = best.mention.text
         cut = phrase.rfind("的")
         attr = phrase[cut + 1 :]
