@@ -472,6 +472,8 @@ class Ellipsis:
         self.wh_names = rule_pattern(self.wh_rule, "names")
         kinds_end = (self.wh_rule.get("named_kinds") if self.wh_rule else None) or {}
         self.wh_named_kinds = {str(k): str(v) for k, v in kinds_end.items()}
+        # kinds a bare name answering V什么N is the make of (手机: 华为 -> 华为手机)
+        self.wh_make_kinds = rule_words(self.wh_rule, "make_kinds")
         self.wh_times = rule_pattern(self.wh_rule, "times")
         self.wh_many = rule_pattern(self.wh_rule, "many")
         kinds = self.wh_rule.get("kind_after") if self.wh_rule is not None else None
@@ -601,7 +603,9 @@ class Ellipsis:
         )
         self.who_np_max = int((self.who_rule.get("np_max") if self.who_rule else 0) or 20)
         self.who_bare_max = int((self.who_rule.get("bare_max") if self.who_rule else 0) or 0)
-        self.who_bare_not = rule_words(self.who_rule, "bare_not")
+        # what a bare name answering an identity question never holds: a dodge (bare_not: 保密),
+        # a negation or an aspect word (dangling_verbs negations / aspects)
+        self.who_bare_not = rule_words(self.who_rule, "bare_not") | self.negations | self.aspects
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
         )
@@ -924,7 +928,7 @@ class Ellipsis:
             or not self.topic_acked.match(last.content.strip())
         ):
             return None
-        return self._topic_comment(state, d, (told, self.mt.analyzer.analyze(last)), acked=True)
+        return self._topic_comment(state, d, (told, self.mt.analyzer.analyze(last)))
 
     def _relation_reply(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """The user's relation (missing_subject ``owned_relations``) with its owner before a
@@ -1120,7 +1124,6 @@ class Ellipsis:
         state: State,
         d: Dialogue,
         exchange: tuple[TurnInfo, TurnInfo],
-        acked: bool = False,
     ) -> State | None:
         """A comment on the one thing the last exchange was about, which it does not name,
         when nothing else completed the query (rules/completeness.yaml ``topic_comment``): the
@@ -1154,12 +1157,11 @@ class Ellipsis:
             for m in ti.mentions
         )
         shapes = self.topic_shapes.get(source, frozenset())
-        if acked or (
-            self.topic_acked is not None
-            and self.topic_acked.match(exchange[1].turn.content.strip())
+        if self.topic_acked is not None and self.topic_acked.match(
+            exchange[1].turn.content.strip()
         ):
             # after a bare acknowledgement (嗯 / 对): an evaluation of the topic too, whatever
-            # source found it (_acked_comment)
+            # source found it (also the exchange _acked_comment makes of it)
             shapes = shapes | self.topic_shapes.get("acked", frozenset())
         if not shapes or name in said:
             return None
@@ -2246,7 +2248,7 @@ class Ellipsis:
         candidate that is the topic, when there is one."""
         exchange = last_exchange(state, d)
         verb = next(
-            (t.text for t in reversed(parse.tokens) if t.end <= pos and t.text not in "了过着"),
+            (t.text for t in reversed(parse.tokens) if t.end <= pos and t.text not in self.aspects),
             "",
         )
         topic = self._asked_how_of(exchange[1], verb) if exchange is not None and verb else None
@@ -2962,7 +2964,7 @@ class Ellipsis:
             return self._mid_verb_echo(state, d, parse) or state
         best = cands[0]
         if kind == "subject":
-            best = self._other_attribute_owner(best, cands, text)
+            best = self._other_attribute_owner(best, cands, text, d)
         asks = is_question(parse)
         kinds = self.question_kinds if asks else self.salient_kinds
         if not asks and len(text) <= self.statement_short:
@@ -3689,14 +3691,17 @@ class Ellipsis:
         return best
 
     def _other_attribute_owner(
-        self, best: Candidate, cands: Sequence[Candidate], text: str
+        self, best: Candidate, cands: Sequence[Candidate], text: str, d: Dialogue
     ) -> Candidate:
         """The owner X of a best candidate X的A when the query opens with an attribute word B
-        (multiturn ``attribute_words``: 保修期 / 审批流程 / 日志) and A is one too (价格) or X is a
-        candidate of its own (差旅标准 of 差旅标准的规定): 保修期呢 after 小米14的价格有哪些 asks for
+        (multiturn ``attribute_words``: 保修期 / 审批流程 / 日志) and A is one too (价格), X is a
+        candidate of its own, or its turn says X的A as a common noun A after a noun X
+        (差旅标准的规定是什么: ``_common_of``): 保修期呢 after 小米14的价格有哪些 asks for
         小米14的保修期, not 小米14的价格保修期. Why: B is asked in A's place, so only what A was
         said of carries over. Not when the query asks A again (价格呢), nor for an X too short
-        to stand for anything."""
+        to stand for anything. A lead word opening the query (lead_words: 那保修期呢) is read
+        past."""
+        text = text[len(next((w for w in self.lead if text.startswith(w)), "")) :]
         phrase = best.mention.text
         cut = phrase.rfind("的")
         attr = phrase[cut + 1 :]
@@ -3708,12 +3713,41 @@ class Ellipsis:
         ):
             return best
         owner = phrase[:cut]
-        if attr not in self.mt.attribute_words and not any(c.mention.text == owner for c in cands):
-            return best
         m = best.mention
+        if (
+            attr not in self.mt.attribute_words
+            and not any(c.mention.text == owner for c in cands)
+            and not self._common_of(d, m, cut, text)
+        ):
+            return best
         etype = self.mt.analyzer.type_by_suffix(owner) or m.etype
         whole = owner_mention(m, owner, etype, m.gram)
         return new_candidate(whole, best.score, best.why + f", owner of {attr}")
+
+    def _common_of(self, d: Dialogue, m: Mention, cut: int, text: str) -> bool:
+        """A phrase X的A whose turn segments as a noun X, 的 and one common noun A ending it
+        (差旅标准 / 的 / 规定): A is a thing X has, not part of a name. Not a title or a
+        person's name (a dictionary work: 挪威的森林; ``own_phrase_types``), nor any phrase
+        when the query asks what one asks of a work (``hint_work``: 三少爷的剑 / 作者是谁),
+        nor an X that is no noun (不存在的骑士 / 风居住的街道), nor a person, place or time A."""
+        if m.etype in self.mt.analyzer.own_phrase_types or any(
+            t == "work" for t, _w in self.mt.hinted_types(text)
+        ):
+            return False
+        ti = next((ti for ti in d.turns if ti.turn.index == m.turn), None)
+        if ti is None:
+            return False
+        at = m.start + cut
+        toks = ti.parse.tokens
+        k = next((t.i for t in toks if t.start == at), None)
+        return (
+            k is not None
+            and 0 < k < len(toks) - 1
+            and toks[k].text == "的"
+            and toks[k + 1].end == m.end
+            and toks[k + 1].pos in ("n", "vn")  # a common noun: no name, place or time
+            and kind_of(toks[k - 1].pos, toks[k - 1].text) == "NOUN"
+        )
 
     def _moved_on(self, state: State, d: Dialogue, offer: Any) -> bool:
         """The reply moved on to the thing it offered, so the offer outranks even a confident
@@ -3848,7 +3882,7 @@ class Ellipsis:
         if any(kind_of(t.pos, t.text) in ("NOUN", "DE") for t in toks[:-1]):
             return ()  # 莫西子诗的听过: a phrase of the query's own before the verb is its topic
         w = toks[-1].text.rstrip("了过着")
-        w = next((w[len(n) :] for n in self.negated if w.startswith(n) and len(w) > len(n)), w)
+        w = next(iter(self._unnegated(w)), w)
         forms = {w}
         if len(w) == 3 and w[1] in _POTENTIAL_MARKS:
             forms |= {w[0] + w[2], w[0], w[2]}  # 看不懂 / 看得懂
@@ -4894,7 +4928,7 @@ class Ellipsis:
         flipped: set[str] = set()
         if modal:
             # 不会 of the query is the modal 会 of 你会做饭吗, and the other way round
-            base = next((verb[len(n) :] for n in self.negated if verb.startswith(n)), verb)
+            base = next(iter(self._unnegated(verb)), verb)
             if base in self.modals:
                 flipped = ({base} | {n + base for n in self.negated}) - verbs
                 verbs |= flipped
@@ -4947,7 +4981,7 @@ class Ellipsis:
                     for u in vp:
                         if (
                             kind_of(u.pos, u.text) in ("PUNCT", "PART")
-                            or u.text in "吗么不没呢吧啊咩"
+                            or u.text in _VP_ENDS
                             or is_question_word(u.text)
                             # 会拍照的人: the modal's verb phrase is a relative clause, it ends
                             # at its 的 (modal_vp clause_modals; not 喜欢透明的果冻)
@@ -5023,34 +5057,54 @@ class Ellipsis:
             verb = t.text
             verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
             # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
-            verbs |= {v[len(n) :] for v in verbs for n in self.negations if v.startswith(n)} - {""}
-            for ti in reversed(d.turns[-2:]):
-                ptoks = [u for u in ti.parse.tokens if u.text.strip()]
-                for m, u in enumerate(ptoks):
-                    same = self.mt.same_verb(u.text, verbs)
-                    bound = None if same else self.mt.bound_object(ptoks, m, verbs)
-                    if not same and bound is None:
-                        continue
-                    a = m  # 玩过怪物猎人世界: the object after the verb's aspect
-                    while a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
-                        a += 1
-                    obj = bound or self.mt.noun_object(ti, ptoks, a)
-                    if obj is None:
-                        continue
-                    if obj in parse.text or self.personal.search(obj):
-                        return None
-                    if (purpose or not self._dangles(verb)) and not any(
-                        x.text == obj and x.etype == "place" for x in ti.mentions
-                    ):
-                        return None  # 去上课 / 去旅游: only a place goes before the purpose
-                    at = toks[n].start if n < len(toks) else len(parse.text)
-                    at = min(at, end)
-                    if t.text in self.going and parse.text[t.end : at].endswith("了"):
-                        at -= 1  # 去了没用 -> 去医院了没用: a place goes before the 了
-                    new = parse.text[:at] + obj + parse.text[at:]
-                    return self._echoed(state, ti, new, obj, verb, "object")
-            return None
+            verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+            # 玩过怪物猎人世界: the object after the verb's aspect
+            found = self._same_verb_object(d, verbs, after_aspect=True)
+            if found is None:
+                return None
+            ti, obj = found
+            if obj in parse.text or self.personal.search(obj):
+                return None
+            if (purpose or not self._dangles(verb)) and not any(
+                x.text == obj and x.etype == "place" for x in ti.mentions
+            ):
+                return None  # 去上课 / 去旅游: only a place goes before the purpose
+            at = toks[n].start if n < len(toks) else len(parse.text)
+            at = min(at, end)
+            if t.text in self.going and parse.text[t.end : at].endswith("了"):
+                at -= 1  # 去了没用 -> 去医院了没用: a place goes before the 了
+            new = parse.text[:at] + obj + parse.text[at:]
+            return self._echoed(state, ti, new, obj, verb, "object")
         return None
+
+    def _same_verb_object(
+        self, d: Dialogue, verbs: set[str], *, after_aspect: bool = False
+    ) -> tuple[TurnInfo, str] | None:
+        """The first object one of ``verbs`` has in the last two turns, the latest first (its
+        turn and the object): the noun phrase after the same verb (``after_aspect``: after its
+        aspect particles too, 玩过怪物猎人世界), or the noun of a verb-object word jieba keeps
+        whole (会发表情 / 再发几个 -> 表情). None when no turn has one."""
+        for ti in reversed(d.turns[-2:]):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(ptoks):
+                same = self.mt.same_verb(t.text, verbs)
+                bound = None if same else self.mt.bound_object(ptoks, k, verbs)
+                if not same and bound is None:
+                    continue
+                a = k
+                while after_aspect and a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
+                    a += 1
+                obj = bound or self.mt.noun_object(ti, ptoks, a)
+                if obj is not None:
+                    return ti, obj
+        return None
+
+    def _unnegated(self, word: str, *, every: bool = False) -> list[str]:
+        """``word`` without the negation it opens with (dangling_verbs ``negations``: 不喜欢 ->
+        喜欢; the longest first, 没有吃 -> 吃), when something is left; with ``every``, one
+        for each negation it opens with (没有吃 -> 吃, 有吃). Empty when it opens with none."""
+        out = [word[len(n) :] for n in self.negated if word.startswith(n) and len(word) > len(n)]
+        return out if every else out[:1]
 
     def _acked_bare(self, parse: Parse) -> bool:
         """The query opens with an acknowledgement (rules/completeness.yaml ack_openers) and
@@ -5127,20 +5181,12 @@ class Ellipsis:
         turns (我在网上买耳机 -> 你也帮我买一个耳机吧), after the count."""
         verb = counted.group("v")
         at = counted.end("m")
-        for ti in reversed(d.turns[-2:]):
-            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
-            for k, t in enumerate(ptoks):
-                same = self.mt.same_verb(t.text, {verb})
-                # 会发表情 / 再发几个: a verb-object word jieba keeps whole (发表情) gives its noun
-                bound = None if same else self.mt.bound_object(ptoks, k, {verb})
-                if not same and bound is None:
-                    continue
-                obj = bound or self.mt.noun_object(ti, ptoks, k)
-                if obj is None:
-                    continue
-                if obj in text or self.personal.search(obj):
-                    return None
-                return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
+        said = self._same_verb_object(d, {verb})
+        if said is not None:
+            ti, obj = said
+            if obj in text or self.personal.search(obj):
+                return None
+            return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
         found = self._counted_thing(d, text, verb, counted.group("m")[-1:])
         if found is None:
             return None
@@ -5829,13 +5875,13 @@ class Ellipsis:
             return _answered_as(
                 state, wh.source, filled, asked, last, f"a kind of what {q} asks about"
             )
-        echoed = self._wh_echoed(wh.pattern, asked, said)
-        if echoed is not None:
-            filled, q = echoed
-            return _answered_as(state, wh.source, filled, asked, last, f"{q} said in its frame")
         # an interjection before the answer (哈哈张国荣) stays in front of the filled question
         opener = self.interjection.match(said)
         before = opener.group() if opener else ""
+        echoed = self._wh_echoed(wh.pattern, asked, before, said)
+        if echoed is not None:
+            filled, q = echoed
+            return _answered_as(state, wh.source, filled, asked, last, f"{q} said in its frame")
         said = said[len(before) :]
         core = said.rstrip("啊呀哦吧的哈呢吖嘛")
         if (
@@ -5873,8 +5919,16 @@ class Ellipsis:
                 if not core.endswith(after) and not self._wh_kind_named(asked, m.start(), first):
                     return None  # 什么星座 / 啥1984年: the noun is part of what is asked
                 # 领什么证 / 结婚证: the answer says the noun itself; 李小龙创建了什么功夫 /
-                # 截拳道: the thing a verb takes, named, in place of the kind asked for
-                after = ""
+                # 截拳道: the thing a verb takes, named, in place of the kind asked for; 买什么
+                # 手机 / 华为: a make the dictionaries do not know as a thing keeps the noun
+                # (华为的: a whose-answer stands as it is)
+                if (
+                    core.endswith(after)
+                    or after not in self.wh_make_kinds
+                    or state.has("entity")
+                    or said[len(core) :].startswith("的")
+                ):
+                    after = ""
         number = m.group(0) in ("几", "多少")
         if number != bool(self.number.fullmatch(core)) and m.group(0) == "几":
             return None  # 几 takes a bare number only (几岁 / 17)
@@ -5911,27 +5965,30 @@ class Ellipsis:
 
     def _wh_kind_named(self, asked: str, at: int, kind: Sequence[Any]) -> bool:
         """Whether the question asks for the object of its verb by its kind (创建了什么功夫 /
-        喜欢什么颜色): a verb (and its aspect) right before the question word at ``at`` and only
-        nouns after it. Why: a name answering it is the object itself (截拳道, not 截拳道功夫)."""
+        喜欢什么颜色): a verb (and its aspect: dangling_verbs ``aspects``) right before the
+        question word at ``at`` and only nouns after it; not a verb that says what something
+        is or has (same_predicate_subject ``not_verbs``: 是什么星座 / 叫什么名字). Why: a name
+        answering it is the object itself (截拳道, not 截拳道功夫)."""
         toks = [t for t in self.mt.parse(asked[:at]).tokens if t.text.strip()]
-        while toks and toks[-1].text in ("了", "过"):
+        while toks and toks[-1].text in self.aspects:
             toks.pop()
         return (
             bool(toks)
             and kind_of(toks[-1].pos, toks[-1].text) == "VERB"
-            and toks[-1].text not in ("是", "叫", "有")
+            and toks[-1].text not in self.same_predicate_not_verbs
             and all(kind_of(t.pos, t.text) == "NOUN" for t in kind)
         )
 
-    def _wh_echoed(self, pattern: re.Pattern[str], asked: str, said: str) -> tuple[str, str] | None:
+    def _wh_echoed(
+        self, pattern: re.Pattern[str], asked: str, before: str, said: str
+    ) -> tuple[str, str] | None:
         """(the filled answer, the question word) when the reply is a noun phrase followed by
         what follows the question word in the assistant's question, said again (这首歌是谁唱的 /
         周深唱的 -> 这首歌是周深唱的; 程蝶衣是谁演的 / 哈哈张国荣演的 -> 哈哈程蝶衣是张国荣演的):
-        the question's frame with the noun phrase in the question word's place, an opening
-        interjection kept in front. Why: the reply repeats the frame's verb, so it answers
-        the whole question, not a part of it; a bare name (张国荣) is the answer_wh's own."""
-        opener = self.interjection.match(said)
-        before = opener.group() if opener else ""
+        the question's frame with the noun phrase in the question word's place, the opening
+        interjection ``before`` (_wh_answer's split of ``said``) kept in front. Why: the reply
+        repeats the frame's verb, so it answers the whole question, not a part of it; a bare
+        name (张国荣) is the answer_wh's own."""
         body = said[len(before) :].rstrip("啊呀哦吧哈呢吖嘛")
         found = list(pattern.finditer(asked))
         if len(found) != 1 or pattern.search(body) or len(asked) > self.wh_echo_question_max:
@@ -6343,7 +6400,7 @@ class Ellipsis:
             and bool(toks)
             and all(kind_of(t.pos, t.text) in ("NOUN", "VERB", "OTHER", "DE") for t in toks)
             and (len(toks) == 1 or kind_of(toks[-1].pos, toks[-1].text) == "NOUN")
-            and not any(t.text in "不没了过着" or t.text in self.who_bare_not for t in toks)
+            and not any(t.text in self.who_bare_not for t in toks)
         )
 
     def _unknown(self, state: State, d: Dialogue, text: str) -> State | None:
@@ -7355,6 +7412,9 @@ _CLAUSES = re.compile(r"[,，。;；!！?？\s]")  # what parts a turn into clau
 # a whole A-not-A verb (会不会 / 有没有 / 喜不喜欢): the verb is `a` and the `rest`
 _A_NOT_A_VERB = re.compile(r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)(?P<rest>.*)")
 _NOUN_PHRASE_KINDS = frozenset({"NOUN", "DE"})
+# the words that end a modal's verb phrase in the turn that says it (你会做饭吗: 做饭 ends at
+# 吗): a question particle or a negation, each a word of its own
+_VP_ENDS = frozenset("吗么不没呢吧啊咩")
 # what may come before the kind that describes a topic (台湾男歌手 / 西南中心省会城市 / 一个很有
 # 名的歌手): not a verb, an adverb or a conjunction, which make a clause of it
 _KIND_MODIFIERS = frozenset({"NOUN", "DE", "NUM", "ADJ"})
