@@ -1131,7 +1131,6 @@ class Ellipsis:
                 or head in self.how_degree
                 or (len(head) == 1 and kind in ("ADV", "PREP"))
                 or kind in ("PRON", "PART", "DE", "PUNCT")
-                or any(kind_of(t.pos, t.text) == "PRON" for t in inner)
                 or (len(inner) == 1 and kind in ("NUM", "TIME") and head not in self.together)
             ):
                 continue  # 在一起: jieba tags 一起 a number
@@ -1196,7 +1195,7 @@ class Ellipsis:
         adjective, an aspect particle follows it (上市了: jieba tags 上市 a place), or an adverb,
         a negation or a degree comes right before it (很香 / 不同意)."""
         t = toks[h]
-        if kind_of(t.pos, t.text) in ("VERB", "ADJ") or t.text[-1] in self.aspects:
+        if _verb_tagged(t) or t.text[-1] in self.aspects:
             return True
         if h + 1 < len(toks) and toks[h + 1].text in self.aspects and toks[h + 1].start == t.end:
             return True
