@@ -58,7 +58,7 @@ from rulerewrite.modes.multiturn import (
     unpunctuated,
     user_owner,
 )
-from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
+from rulerewrite.text.builtin_parser import CONJ_WORDS, QUESTION_WORDS, is_question_word, kind_of
 from rulerewrite.text.parse import Parse, Token
 
 # the assistant's 你 is the user's 我 when an answer repeats a question; the assistant's own 我 is dropped
@@ -388,6 +388,9 @@ class Ellipsis:
         self.same_predicate_not_end = rule_tuple(same, "not_end")
         self.same_predicate_not_verbs = rule_words(same, "not_verbs")
         self.modals = self.mt.wordset("modal_verbs")
+        continued = lexicon.rule("completeness", "continued_predicate")
+        self.continued_not = rule_words(continued, "not_verbs")
+        self.continued_degrees = frozenset("".join(rule_words(continued, "degree_prefixes")))
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.left_object_next = self.mt.wordset("left_object_next")
         self.complete_verbs = self.mt.wordset("complete_predicates")
@@ -903,6 +906,7 @@ class Ellipsis:
             or (self._any_will_do(done, exchange) if exchange is not None else None)
             or (self._asked_comment(done, exchange) if exchange is not None else None)
             or self._acked_comment(done, d, exchange)
+            or self._continued_predicate(done, d)
         )
         if again is None:
             # 瓦力是你谁 / 我不认识: the short reply's lead, kept aside by _complete
@@ -1016,6 +1020,263 @@ class Ellipsis:
             note=f"the end of the user's last turn said again: {said!r}",
             confidence=0.6,
         )
+
+    def _predicate_lead(self, t: Token) -> bool:
+        """``t`` may come before a predicate in a clause with no subject: an adverb, a
+        preposition, a negation, a modal, a degree or a question word (已经 / 在哪里 / 很)."""
+        return (
+            kind_of(t.pos, t.text) in ("ADV", "PREP")
+            or t.text in self.negations
+            or t.text in self.modals
+            or t.text in self.how_degree
+            or is_question_word(t.text)
+        )
+
+    def _run_starts(self, toks: list[Token]) -> list[tuple[int, int]]:
+        """(offset, word index) where a shared predicate may start in ``toks``: a word's
+        start, and the character after a degree the word opens with (太慢 / 好累 / 多长)."""
+        out = []
+        for k, t in enumerate(toks):
+            out.append((t.start, k))
+            if len(t.text) > 1 and t.text[0] in self.continued_degrees:
+                out.append((t.start + 1, k))
+        return out
+
+    def _continued_predicate(self, state: State, d: Dialogue) -> State | None:
+        """A query with no subject or topic of its own whose predicate one of the last two
+        turns said of a noun phrase opening its clause, only adverbs between, takes that phrase
+        first, when nothing else completed it (rules/completeness.yaml ``continued_predicate``:
+        大疆上市了吗 / 对上市了 / 在哪里上市的 -> 大疆在哪里上市的; 家里人不同意 / … / 不同意我们在
+        一起 -> 家里人不同意我们在一起). The predicate is the longest run of characters the query,
+        from one of its words up to its first content word, shares with the turn from one of
+        the turn's words. Why: the query goes on about what that turn said of the thing; the
+        conversation itself pairs the predicate with its subject."""
+        text = state.standalone
+        if not state.history or len(text) > self.max_len:
+            return None
+        toks = [t for t in self.mt.parse(text).tokens if t.text.strip()]
+        i = 0
+        ack = self.ack.match(text) if self.ack is not None else None
+        if ack is not None:
+            while i < len(toks) and toks[i].end <= ack.end():
+                i += 1
+        if i >= len(toks):
+            return None
+        at = toks[i].start
+        first = i
+        # where the shared predicate may start: a lead word (a time: 天天) or the first other
+        while i < len(toks) and (
+            self._predicate_lead(toks[i]) or kind_of(toks[i].pos, toks[i].text) == "TIME"
+        ):
+            i += 1
+        starts = [(q0, k) for q0, k in self._run_starts(toks) if first <= k <= i]
+        last = state.history[-1].index
+        # 对啊亏到肉里了: agreeing with the last turn, the query goes on with that turn alone
+        oldest = last if ack is not None else last - 1
+        for ti in reversed(d.turns):
+            if ti.turn.index < oldest:
+                break
+            found = self._continued_in(ti, text, toks, starts)
+            if found is None:
+                continue
+            phrase, pred = found
+            if phrase in text:
+                return None
+            return _resolved_from(
+                state,
+                self.mt.sources.get("continued_predicate", "ellipsis"),
+                text[:at] + phrase + text[at:],
+                phrase,
+                ti,
+                "subj",
+                slot="subject",
+                note=f"the predicate {pred!r} goes on from what the turn said of {phrase!r}",
+                confidence=0.6,
+            )
+        return None
+
+    def _continued_in(
+        self, ti: TurnInfo, text: str, toks: list[Token], starts: list[tuple[int, int]]
+    ) -> tuple[str, str] | None:
+        """(the noun phrase, the shared predicate) when turn ``ti`` says of a phrase opening
+        its clause, adverbs between, what the query says from one of ``starts`` ((offset, word
+        index) pairs of the query's words ``toks``); None otherwise."""
+        said = ti.turn.content
+        ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+        t_starts = self._run_starts(ptoks)
+        ends = {t.end for t in toks}
+        t_ends = {t.end for t in ptoks}
+        for q0, qi in starts:
+            rest = text[q0:]
+            best, size, t0 = -1, 0, 0
+            for p0, k in t_starts:
+                n = 0
+                while n < len(rest) and p0 + n < len(said) and said[p0 + n] == rest[n]:
+                    n += 1
+                if n > size:
+                    best, size, t0 = k, n, p0
+            if best < 0 or (q0 + size not in ends and t0 + size not in t_ends):
+                continue
+            # the run without its lead words is a content predicate (not 是 / 有 / 好 / 什么)
+            inner = [t for t in toks[qi:] if t.start < q0 + size]
+            while len(inner) > 1 and self._predicate_lead(inner[0]):
+                inner = inner[1:]  # 不同意: the last word stays, whatever jieba tags it
+            head = text[max(inner[0].start, q0) : min(inner[0].end, q0 + size)]
+            if len(head) > 1 and head[-1] in self.aspects:
+                head = head[:-1]
+            if len(head) == 3 and head[1] in "不没" and head[0] == head[2]:
+                head = head[0]  # 有没有: the verb asked both ways
+            kind = kind_of(inner[0].pos, inner[0].text)
+            if (
+                head in self.continued_not
+                or is_question_word(head)
+                or head in self.negations
+                or head in self.modals
+                or head in self.how_degree
+                or (len(head) == 1 and kind in ("ADV", "PREP"))
+                or kind in ("PRON", "PART", "DE", "PUNCT")
+                or (len(inner) == 1 and kind in ("NUM", "TIME") and head not in self.together)
+            ):
+                continue  # 在一起: jieba tags 一起 a number
+            off = max(inner[0].start, q0) - q0
+            th = next(
+                (h for h, u in enumerate(ptoks) if u.start <= t0 + off < u.end),
+                -1,
+            )
+            qh = toks.index(inner[0])
+            if th < 0 or not self._shared_verbal(toks, qh, q0 + size, ptoks, th, t0 + size):
+                continue  # 耶稣就是你的救主: a noun the query opens with is its own subject
+            if (
+                len(inner) > 1
+                and inner[-1].end <= q0 + size
+                and kind_of(inner[-1].pos, inner[-1].text) in ("NOUN", "LOC")
+            ):
+                continue  # 复印店的猫: the run ends with a noun, a phrase of its own
+            if self._object_dropped(ti, ptoks, t0 + size, toks, q0 + size):
+                continue  # 就没遇见过几个汉子 / 遇见了也…: the object is what the query lost
+            phrase = self._said_of(ti, ptoks, best, t0 + size)
+            if phrase is not None:
+                return phrase, text[q0 : q0 + size]
+        return None
+
+    def _shared_verbal(
+        self, toks: list[Token], qh: int, q_end: int, ptoks: list[Token], th: int, t_end: int
+    ) -> bool:
+        """The shared run, ending at ``q_end`` in the query's word ``toks[qh]`` and at
+        ``t_end`` in the turn's word ``ptoks[th]``, is a predicate: a run that ends inside a
+        word of the query (嫁给 / 嫁) takes that word tagged a verb or an adjective and the
+        turn's whole word read as a predicate (not 小白菜 / 小鲜肉); one inside a word of the turn
+        (吃 / 吃水果) a query's word tagged so, or either word read as a predicate; a run of
+        whole words on both sides, either read as a predicate (:meth:`_verbal`)."""
+        q_whole = toks[qh].end <= q_end
+        t_whole = ptoks[th].end <= t_end
+        if q_whole and t_whole:
+            return self._verbal(toks, qh) or self._verbal(ptoks, th)
+        if q_whole:
+            # 吃 / 要吃水果 (jieba: 吃水果 a noun): the query's own verb says it
+            return _verb_tagged(toks[qh]) or (_verb_tagged(ptoks[th]) and self._verbal(toks, qh))
+        if t_whole:
+            return _verb_tagged(toks[qh]) and self._verbal(ptoks, th)
+        return False
+
+    def _object_dropped(
+        self, ti: TurnInfo, ptoks: list[Token], t_end: int, toks: list[Token], q_end: int
+    ) -> bool:
+        """The turn's predicate, ending at ``t_end``, takes a noun object there, and the
+        query's, ending at ``q_end``, none (after their aspect particles)."""
+        a = next((x for x, u in enumerate(ptoks) if u.end == t_end), -1)
+        if a < 0:
+            return False
+        while a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
+            a += 1
+        if self.mt.noun_object(ti, ptoks, a) is None:
+            return False
+        rest = [t for t in toks if t.start >= q_end and t.text not in self.aspects]
+        return not rest or kind_of(rest[0].pos, rest[0].text) not in ("NOUN", "PRON", "NUM")
+
+    def _verbal(self, toks: list[Token], h: int) -> bool:
+        """Word ``h`` of ``toks`` is read as a predicate: jieba tags it a verb or an
+        adjective, an aspect particle follows it (上市了: jieba tags 上市 a place), or an adverb,
+        a negation or a degree comes right before it (很香 / 不同意)."""
+        t = toks[h]
+        if _verb_tagged(t) or t.text[-1] in self.aspects:
+            return True
+        if h + 1 < len(toks) and toks[h + 1].text in self.aspects and toks[h + 1].start == t.end:
+            return True
+        if h == 0:
+            return False
+        u = toks[h - 1]
+        return u.end == t.start and (
+            # 都香 / 很香, not 不要真人版 (a verb of wanting jieba tags df) nor 最新皮肤
+            (u.pos == "d" and len(u.text) == 1)
+            or u.text in self.negations
+            or u.text in self.how_degree
+        )
+
+    def _said_of(self, ti: TurnInfo, ptoks: list[Token], k: int, run_end: int) -> str | None:
+        """The noun phrase opening its clause in turn ``ti`` that the predicate at word ``k``
+        (running to ``run_end``) is said of, only adverbs, negations, modals and degrees
+        between; None when there is none (不想单身了: no phrase) or it is a pronoun alone."""
+        j = k - 1
+        while j >= 0 and self._predicate_lead(ptoks[j]) and not is_question_word(ptoks[j].text):
+            j -= 1
+        if j < 0:
+            return None
+        said = ti.turn.content
+        kinds = [kind_of(t.pos, t.text) for t in ptoks]
+        # where the clause opens: after the last punctuation before the phrase, or after an
+        # acknowledgement the turn opens with (好吧玥玥要吃水果)
+        c0 = next((x + 1 for x in range(j, -1, -1) if kinds[x] == "PUNCT"), 0)
+        ack = self.ack.match(said) if c0 == 0 and self.ack is not None else None
+        ack = ack or (self.interjection.match(said) if c0 == 0 else None)  # 额没掰过
+        if ack is not None and ack.end() > 0:
+            c0 = next((x for x, t in enumerate(ptoks) if t.start >= ack.end()), len(ptoks))
+        if c0 > j:
+            return None
+        s = j
+        while s > c0 and (
+            kinds[s - 1] in ("NOUN", "PRON", "DE")
+            or ptoks[s - 1].text in CONJ_WORDS  # 我和我女朋友, not 杨幂不过这酒
+            or (kinds[s - 1] == "ADJ" and kinds[s] == "NOUN")
+        ):
+            s -= 1
+        # the engine's own phrase ending there (脱发患者: jieba tags 脱发 a verb)
+        named = [
+            m
+            for m in ti.mentions
+            if m.end == ptoks[j].end
+            and m.start <= ptoks[s].start
+            and not _is_pronounish(m)
+            and not self.mt.is_clause(m)
+        ]
+        if named:
+            m0 = min(named, key=lambda m: m.start)
+            s = next((x for x, t in enumerate(ptoks) if t.start == m0.start), s)
+        elif kinds[j] != "NOUN":
+            # 多芬都香吗 (jieba: 多/芬): a turn that is only the phrase, the predicate and its
+            # particles takes the phrase whatever its words' tags, no verb among them
+            tail = [t for t in ptoks if t.start >= run_end]
+            if any(kind_of(t.pos, t.text) not in ("AUX", "PART", "PUNCT") for t in tail[1:]) or (
+                tail and len(tail[0].text) > 1 and kind_of(tail[0].pos, tail[0].text) != "AUX"
+            ):
+                return None
+            s = c0
+            if len(said[ptoks[s].start : ptoks[j].end]) < 2 or any(
+                (kinds[x] not in ("NOUN", "NUM") and ptoks[x].pos != "zg")
+                or is_question_word(ptoks[x].text)
+                for x in range(s, j + 1)
+            ):
+                return None  # 找人嫁了吧 / 关到打: a verb in it, no phrase
+        if s != c0:
+            return None  # 停止股市交易: the phrase opens no clause
+        if all(kinds[x] in ("PRON", "DE", "CONJ", "TIME", "NUM") for x in range(s, j + 1)) or any(
+            is_question_word(ptoks[x].text) for x in range(s, j + 1)
+        ):
+            return None  # 我 / 我们 / 我今天: the speakers; 那什么时候能看: a question
+        phrase = said[ptoks[s].start : ptoks[j].end]
+        if ti.turn.role != "user" and self.personal.search(phrase):
+            return None
+        return phrase
 
     def _any_will_do(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A bare "any will do" (都可以 / 都行) answering the wh-question of the last exchange,
@@ -7433,6 +7694,11 @@ _NOT_HEAD = frozenset({"m", "eng", "x", "mq"})
 
 # the assistant's 你 is the user's 我 and back (你老婆不喜欢你了 said again as 不喜欢我了)
 _SWAP_SPEAKERS = str.maketrans("你我", "我你")
+
+
+def _verb_tagged(t: Token) -> bool:
+    """``t`` is tagged a verb (发给: vn too) or an adjective."""
+    return t.pos.startswith("v") or kind_of(t.pos, t.text) in ("VERB", "ADJ")
 
 
 def _interjection(t: Token) -> bool:
