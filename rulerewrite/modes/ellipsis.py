@@ -3507,11 +3507,19 @@ class Ellipsis:
         exchange = last_exchange(state, d)
         if exchange is None:
             return None
+        # an adjective said as an adverb (确实 / 完全, jieba's ad) before the verb or adjective
+        # is no predicate of its own (确实惊艳: the predicate is 惊艳)
+        after = [t for t in parse.tokens if t.start >= pos and t.text.strip()]
         at = next(
             (
                 t
-                for t in parse.tokens
-                if t.start >= pos and kind_of(t.pos, t.text) in ("VERB", "ADJ")
+                for i, t in enumerate(after)
+                if kind_of(t.pos, t.text) in ("VERB", "ADJ")
+                and not (
+                    t.pos == "ad"
+                    and i + 1 < len(after)
+                    and kind_of(after[i + 1].pos, after[i + 1].text) in ("VERB", "ADJ")
+                )
             ),
             None,
         )
