@@ -1046,6 +1046,12 @@ class ContextAnalyzer:
                 first is not None
                 and first.text in self.topic_open
                 and len(phrase) - len(first.text) >= 2
+                # 那家网红奶茶店: a demonstrative with a measure word after it points at the
+                # thing, it is part of the phrase
+                and not (
+                    first.pos.startswith("r")
+                    and any(t.start == first.end and t.pos in ("q", "m") for t in toks)
+                )
             ):
                 # 你知道关于速度滑冰吗: the preposition introduces the topic, it is no part of it
                 phrase, at = phrase[len(first.text) :], first.end

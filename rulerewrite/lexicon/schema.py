@@ -664,6 +664,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     ("completeness", "said_again"): {
         **dict.fromkeys(("pattern", "not_in_turn", "drop_lead", "asking_lead"), "regex"),
         **dict.fromkeys(("min_len", "min_lead"), "count"),
+        "head_not_last": "words",
     },
     # 你居然不知道 / 你说呢: the wh-question of the last exchange (ellipsis clause_object)
     ("completeness", "clause_object"): dict.fromkeys(

@@ -788,6 +788,7 @@ class Ellipsis:
         self.said_again_lead = int((again.get("min_lead") if again else 0) or 2)
         self.said_again_not_lead = rule_pattern(again, "not_in_turn")
         self.said_again_drop = rule_pattern(again, "drop_lead")
+        self.said_again_not_last = rule_words(again, "head_not_last")
         self.said_again_asking = rule_pattern(again, "asking_lead")
         # 你平时都喜欢听什么歌 / 都可以: the asked part said of "any will do" (any_will_do)
         self.any_rule = lexicon.rule("completeness", "any_will_do")
@@ -1005,6 +1006,19 @@ class Ellipsis:
         ):
             return None
         head = said[:lead]
+        # 七夕节应该 / 送女朋友什么礼物呢: the adverb or modal ending the head is the predicate's
+        # (head_not_last), said again without it
+        end = lead
+        for t in reversed(told.parse.tokens):
+            if t.end > end or t.start < 2:
+                continue
+            if t.end < end or not (
+                (kind_of(t.pos, t.text) == "ADV" and len(t.text) > 1 and t.text[-1] != "是")
+                or t.text in self.said_again_not_last
+            ):
+                break
+            end = t.start
+        head = said[:end]
         if self.said_again_drop is not None:
             # 我肚子好痛 / … / 好痛啊 -> 肚子好痛啊: the speaker's own 我 is no part of the topic
             head = self.said_again_drop.sub("", head, count=1) or head
@@ -3770,11 +3784,19 @@ class Ellipsis:
         exchange = last_exchange(state, d)
         if exchange is None:
             return None
+        # an adjective said as an adverb (确实 / 完全, jieba's ad) before the verb or adjective
+        # is no predicate of its own (确实惊艳: the predicate is 惊艳)
+        after = [t for t in parse.tokens if t.start >= pos and t.text.strip()]
         at = next(
             (
                 t
-                for t in parse.tokens
-                if t.start >= pos and kind_of(t.pos, t.text) in ("VERB", "ADJ")
+                for i, t in enumerate(after)
+                if kind_of(t.pos, t.text) in ("VERB", "ADJ")
+                and not (
+                    t.pos == "ad"
+                    and i + 1 < len(after)
+                    and kind_of(after[i + 1].pos, after[i + 1].text) in ("VERB", "ADJ")
+                )
             ),
             None,
         )
