@@ -31,6 +31,7 @@ from rulerewrite.modes.multiturn import (
     said_before,
     said_turn,
     salient,
+    set_rivals,
     unmodified,
     unpunctuated,
     user_owner,
@@ -173,6 +174,10 @@ class _LoneAntecedent(RuleView):
     not_pos: frozenset[str] = key(default=frozenset(), prefix="pos:")
     not_heads: tuple[str, ...] = key(default=(), sort=True)
     predicate_before: re.Pattern[str] | None = key(ending=True)
+    demonstratives: frozenset[str] = frozenset()
+    demonstrative_salient: frozenset[str] = frozenset()
+    demonstrative_opens: re.Pattern[str] | None = None
+    demonstrative_ends: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -927,7 +932,11 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
                 )
-        if not good and ref.text in self.lone.pronouns and not ref.noun:
+        if (
+            not good
+            and not ref.noun
+            and (ref.text in self.lone.pronouns or self._lone_demonstrative(orig_text, ref))
+        ):
             lone = self._lone_antecedent(d, window, orig_text, ref)
             if lone is not None:
                 why = f"{lone.why}; the one thing the last exchange named ({self.lone.source})"
@@ -1407,6 +1416,12 @@ class Coreference:
         best = self._clear_leader(d, window, text, self.lone.margin)
         narrative = self.mt.is_statement(text)
         kinds = self.lone.statement_salient if narrative else self.lone.salient
+        if ref.text in self.lone.demonstratives:
+            kinds = self.lone.demonstrative_salient
+            if best is not None and set_rivals(
+                [best, *(c for c in self.mt.rank(d, text=text) if c.mention.turn in window)], d
+            ):
+                return None  # 巧克力和蛋糕都有 / 这个: one of a pair, which one is open
         if best is None or not salient(best, kinds):
             return None
         m = best.mention
@@ -1455,6 +1470,24 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _lone_demonstrative(self, text: str, ref: Ref) -> bool:
+        """A plain 这个 / 那个 (rules/coreference.yaml ``lone_antecedent`` ``demonstratives``)
+        that opens the query as its subject, no noun after it (``demonstrative_opens``), or ends
+        it as the object (``demonstrative_ends``): the places where it points at a thing."""
+        lone = self.lone
+        if ref.text not in lone.demonstratives:
+            return False
+        if lone.demonstrative_ends is not None and lone.demonstrative_ends.match(text[ref.end :]):
+            return True
+        return (
+            lone.demonstrative_opens is not None
+            and lone.demonstrative_opens.match(text[: ref.start]) is not None
+            and not any(
+                t.start == ref.end and kind_of(t.pos, t.text) == "NOUN"
+                for t in self.mt.parse(text).tokens
+            )
+        )
 
     def _lone_place(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
         """What a place reference (那里 / 这儿) points at when the last exchange types no phrase
