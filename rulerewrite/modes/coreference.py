@@ -178,6 +178,8 @@ class _LoneAntecedent(RuleView):
     demonstrative_salient: frozenset[str] = frozenset()
     demonstrative_opens: re.Pattern[str] | None = None
     demonstrative_ends: re.Pattern[str] | None = None
+    demonstrative_not_before: re.Pattern[str] | None = None
+    demonstrative_not_after: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -938,6 +940,12 @@ class Coreference:
             and (ref.text in self.lone.pronouns or self._lone_demonstrative(orig_text, ref))
         ):
             lone = self._lone_antecedent(d, window, orig_text, ref)
+            if (
+                lone is not None
+                and ref.text in self.lone.demonstratives
+                and lone.mention.text in text
+            ):
+                lone = None  # 这个组合最顶韩庚 (他 just resolved): the query says it itself
             if lone is not None:
                 why = f"{lone.why}; the one thing the last exchange named ({self.lone.source})"
                 return self._replace(state, ref, Candidate(lone.mention, lone.score, why), ref.end)
@@ -1445,7 +1453,10 @@ class Coreference:
                 m.text
             ):
                 return None  # 他 is no product (iPhone 15); a Latin name may be a person (yoyo)
-        elif m.etype in HUMAN_TYPES and (
+        elif (
+            m.etype in HUMAN_TYPES
+            and ref.text not in self.lone.demonstratives  # 这是我的偶像: 这 may be a person
+        ) and (
             m.source == self.person_frame
             or m.text.startswith(self.mt.analyzer.surnames)
             or self.segmenter.freq(m.text) >= self.lone.common_freq
@@ -1472,21 +1483,24 @@ class Coreference:
         return Candidate(m, best.score, best.why)
 
     def _lone_demonstrative(self, text: str, ref: Ref) -> bool:
-        """A plain 这个 / 那个 (rules/coreference.yaml ``lone_antecedent`` ``demonstratives``)
-        that opens the query as its subject, no noun after it (``demonstrative_opens``), or ends
-        it as the object (``demonstrative_ends``): the places where it points at a thing."""
+        """A plain 这个 / 那个 / 这 / 那 (rules/coreference.yaml ``lone_antecedent``
+        ``demonstratives``) that opens the query as its subject, no noun after it
+        (``demonstrative_opens``), or ends it as the object (``demonstrative_ends``): the places
+        where it points at a thing. Not one that opens a place or manner word (这里面 / 这样:
+        ``demonstrative_not_before``) nor one a clause describes (照片里的那个)."""
         lone = self.lone
         if ref.text not in lone.demonstratives:
             return False
-        if lone.demonstrative_ends is not None and lone.demonstrative_ends.match(text[ref.end :]):
+        before, after = text[: ref.start], text[ref.end :]
+        if (lone.demonstrative_not_before or _NEVER).match(after) or (
+            lone.demonstrative_not_after or _NEVER
+        ).search(before):
+            return False
+        if (lone.demonstrative_ends or _NEVER).match(after):
             return True
-        return (
-            lone.demonstrative_opens is not None
-            and lone.demonstrative_opens.match(text[: ref.start]) is not None
-            and not any(
-                t.start == ref.end and kind_of(t.pos, t.text) == "NOUN"
-                for t in self.mt.parse(text).tokens
-            )
+        return bool((lone.demonstrative_opens or _NEVER).match(before)) and not any(
+            t.start == ref.end and kind_of(t.pos, t.text) == "NOUN"
+            for t in self.mt.parse(text).tokens
         )
 
     def _lone_place(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
