@@ -318,6 +318,7 @@ class _FramedName(RuleView):
     knowing: re.Pattern[str] | None = None
     bare: re.Pattern[str] | None = None
     idol: re.Pattern[str] | None = None
+    role: re.Pattern[str] | None = None
     not_chars: re.Pattern[str] | None = None
 
 
@@ -1880,6 +1881,7 @@ class Coreference:
             (f.bare, asked, False),
             (f.idol, asked, True),
             (f.idol, reply, True),
+            (f.role, asked, True),
         )
         for frame, ti, vouched in frames:
             said = ti.turn.content
