@@ -31,6 +31,7 @@ from rulerewrite.modes.multiturn import (
     said_before,
     said_turn,
     salient,
+    set_rivals,
     unmodified,
     unpunctuated,
     user_owner,
@@ -173,6 +174,12 @@ class _LoneAntecedent(RuleView):
     not_pos: frozenset[str] = key(default=frozenset(), prefix="pos:")
     not_heads: tuple[str, ...] = key(default=(), sort=True)
     predicate_before: re.Pattern[str] | None = key(ending=True)
+    demonstratives: frozenset[str] = frozenset()
+    demonstrative_salient: frozenset[str] = frozenset()
+    demonstrative_opens: re.Pattern[str] | None = None
+    demonstrative_ends: re.Pattern[str] | None = None
+    demonstrative_not_before: re.Pattern[str] | None = None
+    demonstrative_not_after: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -311,6 +318,7 @@ class _FramedName(RuleView):
     knowing: re.Pattern[str] | None = None
     bare: re.Pattern[str] | None = None
     idol: re.Pattern[str] | None = None
+    role: re.Pattern[str] | None = None
     not_chars: re.Pattern[str] | None = None
 
 
@@ -927,8 +935,18 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(plain.mention, plain.score, why), ref.end
                 )
-        if not good and ref.text in self.lone.pronouns and not ref.noun:
+        if (
+            not good
+            and not ref.noun
+            and (ref.text in self.lone.pronouns or self._lone_demonstrative(orig_text, ref))
+        ):
             lone = self._lone_antecedent(d, window, orig_text, ref)
+            if (
+                lone is not None
+                and ref.text in self.lone.demonstratives
+                and lone.mention.text in text
+            ):
+                lone = None  # 这个组合最顶韩庚 (他 just resolved): the query says it itself
             if lone is not None:
                 why = f"{lone.why}; the one thing the last exchange named ({self.lone.source})"
                 return self._replace(state, ref, Candidate(lone.mention, lone.score, why), ref.end)
@@ -1407,6 +1425,12 @@ class Coreference:
         best = self._clear_leader(d, window, text, self.lone.margin)
         narrative = self.mt.is_statement(text)
         kinds = self.lone.statement_salient if narrative else self.lone.salient
+        if ref.text in self.lone.demonstratives:
+            kinds = self.lone.demonstrative_salient
+            if best is not None and set_rivals(
+                [best, *(c for c in self.mt.rank(d, text=text) if c.mention.turn in window)], d
+            ):
+                return None  # 巧克力和蛋糕都有 / 这个: one of a pair, which one is open
         if best is None or not salient(best, kinds):
             return None
         m = best.mention
@@ -1430,7 +1454,10 @@ class Coreference:
                 m.text
             ):
                 return None  # 他 is no product (iPhone 15); a Latin name may be a person (yoyo)
-        elif m.etype in HUMAN_TYPES and (
+        elif (
+            m.etype in HUMAN_TYPES
+            and ref.text not in self.lone.demonstratives  # 这是我的偶像: 这 may be a person
+        ) and (
             m.source == self.person_frame
             or m.text.startswith(self.mt.analyzer.surnames)
             or self.segmenter.freq(m.text) >= self.lone.common_freq
@@ -1455,6 +1482,27 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _lone_demonstrative(self, text: str, ref: Ref) -> bool:
+        """A plain 这个 / 那个 / 这 / 那 (rules/coreference.yaml ``lone_antecedent``
+        ``demonstratives``) that opens the query as its subject, no noun after it
+        (``demonstrative_opens``), or ends it as the object (``demonstrative_ends``): the places
+        where it points at a thing. Not one that opens a place or manner word (这里面 / 这样:
+        ``demonstrative_not_before``) nor one a clause describes (照片里的那个)."""
+        lone = self.lone
+        if ref.text not in lone.demonstratives:
+            return False
+        before, after = text[: ref.start], text[ref.end :]
+        if (lone.demonstrative_not_before or _NEVER).match(after) or (
+            lone.demonstrative_not_after or _NEVER
+        ).search(before):
+            return False
+        if (lone.demonstrative_ends or _NEVER).match(after):
+            return True
+        return bool((lone.demonstrative_opens or _NEVER).match(before)) and not any(
+            t.start == ref.end and kind_of(t.pos, t.text) == "NOUN"
+            for t in self.mt.parse(text).tokens
+        )
 
     def _lone_place(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
         """What a place reference (那里 / 这儿) points at when the last exchange types no phrase
@@ -1833,6 +1881,7 @@ class Coreference:
             (f.bare, asked, False),
             (f.idol, asked, True),
             (f.idol, reply, True),
+            (f.role, asked, True),
         )
         for frame, ti, vouched in frames:
             said = ti.turn.content
