@@ -2881,7 +2881,13 @@ class Ellipsis:
                 return had  # 你的手机用了多久 / … / 我的用了两年 -> 我的手机用了两年
         if gap is None:
             # 吃了我怕胖 / 我买了也不中奖: a verb inside the query that lost its object
-            return self._mid_verb_echo(state, d, parse) or state
+            echoed = self._mid_verb_echo(state, d, parse)
+            if echoed is not None:
+                return echoed
+            closed = self._particle_gap(parse)
+            if closed is None:
+                return state
+            gap = ("object", closed)  # 我还没买呢你怎么不请我 -> 我还没买月饼呢…
         kind, pos = gap
         if kind == "subject" and self._verb_then_part(parse):
             # 知道作者吗 / 说说情节: the part of the work is the verb's object, the work goes
@@ -5045,11 +5051,46 @@ class Ellipsis:
                         return None  # 去上课 / 去旅游: only a place goes before the purpose
                     at = toks[n].start if n < len(toks) else len(parse.text)
                     at = min(at, end)
-                    if t.text in self.going and parse.text[t.end : at].endswith("了"):
+                    if parse.text[t.end : at].endswith("了") and (
+                        t.text in self.going
+                        # 你看过了吗今年… -> 你看过三体了吗…: a 了 before a final particle closes
+                        # the clause, the object goes before it
+                        or (n < len(toks) and toks[n].text in self.final_particles)
+                    ):
                         at -= 1  # 去了没用 -> 去医院了没用: a place goes before the 了
                     new = parse.text[:at] + obj + parse.text[at:]
                     return self._echoed(state, ti, new, obj, verb, "object")
             return None
+        return None
+
+    def _particle_gap(self, parse: Parse) -> int | None:
+        """Where the object goes when a dangling verb (its aspect aside) closes a clause with a
+        sentence-final particle and the query goes on after it (我自己还没买呢你怎么不请我 /
+        要不要一起吃啊我请 / 来吧一起吃饭): after the verb and its aspect, as a bare verb at the
+        end of a short query takes it (_gap); None when the clause has its object in front
+        (三体也看过呢…), the verb is one of knowing (知道啊: a fact) or of state (看着)."""
+        toks = [t for t in parse.tokens if t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        for k, t in enumerate(toks):
+            if kinds[k] != "VERB" or not (t.text in self.going or self._dangles(t.text)):
+                continue
+            end = self._after_aspect(toks, k)
+            n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
+            if n + 1 >= len(toks) or toks[n].start != end:
+                return None
+            if toks[n].text not in self.final_particles:
+                return None
+            if (
+                t.text.lstrip("不没").startswith(self.quiet_not_verbs)
+                or "着" in parse.text[t.start : end]
+                or self._has_object(toks, kinds, k)
+                or end > self.short_len
+            ):
+                return None
+            if parse.text[end - 1 : end] == "了" and end - 1 >= t.end:
+                # 你看过了吗今天才上映 -> 你看过侏罗纪世界2了吗…: the 了 closes the clause
+                return end - 1
+            return end
         return None
 
     def _acked_bare(self, parse: Parse) -> bool:
