@@ -5021,7 +5021,13 @@ class Ellipsis:
                 continue  # 看着挺震撼: a verb with 着 describes, it takes no object here
             n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
             # 来看看天安门: where one goes comes before what one goes there to do
-            purpose = going and n < len(toks) and kinds[n] == "VERB"
+            # (去了没用: a negated predicate is no purpose, it comments on the going)
+            purpose = (
+                going
+                and n < len(toks)
+                and kinds[n] == "VERB"
+                and toks[n].text[:1] not in self.negations
+            )
             if not purpose and not self._object_left_out(toks, kinds, n):
                 continue
             if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in "不得":
@@ -5118,6 +5124,8 @@ class Ellipsis:
         k = kinds[n]
         if k in ("ADV", "CONJ", "PART", "PUNCT") or toks[n].text in self.left_object_next:
             return True
+        if k == "VERB" and len(toks[n].text) >= 2 and toks[n].text[:1] in self.negations:
+            return True  # 去了没用 / 找了没用: a negated predicate opens a clause of its own
         if toks[n].text in self.give_verbs and n + 1 < len(toks):
             return toks[n + 1].text in RECIPIENTS  # 弹给我听: what is played goes before 给
         return (
