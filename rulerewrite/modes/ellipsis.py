@@ -5005,12 +5005,24 @@ class Ellipsis:
         after it (its aspect particle aside) that could be its object: a clause goes on with an
         adverb, a new subject and its verb, or a final particle (吃了我怕胖 / 我买了也不中奖 /
         去了没用). It takes the noun object the same verb had in the last turns (不敢吃零食 ->
-        吃了零食我怕胖), after the verb and its aspect; the conversation itself pairs them."""
+        吃了零食我怕胖), after the verb and its aspect; the conversation itself pairs them. A verb
+        that is no dangling verb (跳 / 讨厌) takes only a phrase said right after that same verb
+        (跳芭蕾 -> 那就跳芭蕾吧你); not a modal, a verb said after anything (missing_object
+        verb_after_not: 是 / 有 / 在) or a reduplication (叫叫 / 看看: trying, no object)."""
         toks = [t for t in parse.tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
         for k, t in enumerate(toks):
             going = t.text in self.going  # 来吧: a verb of going misses where, a place
-            if kinds[k] != "VERB" or not (going or self._dangles(t.text)):
+            dangles = going or self._dangles(t.text)
+            # 那就跳吧你 / 跳芭蕾: any other verb only with the object the same verb had; 叫叫
+            # / 看看: a reduplication tries the doing, it takes no object
+            other = (
+                t.text not in self.modals
+                and t.text not in self.verb_after_not
+                and t.text[:1] != t.text[1:2]
+                and not (k > 0 and toks[k - 1].text == t.text)
+            )
+            if kinds[k] != "VERB" or not (dangles or other):
                 continue
             if k + 1 >= len(toks) or self._has_object(toks, kinds, k):
                 continue  # a verb ending the query is the bare verb echo's (short) business
@@ -5040,18 +5052,18 @@ class Ellipsis:
                 ptoks = [u for u in ti.parse.tokens if u.text.strip()]
                 for m, u in enumerate(ptoks):
                     same = self.mt.same_verb(u.text, verbs)
-                    bound = None if same else self.mt.bound_object(ptoks, m, verbs)
+                    bound = None if same or not dangles else self.mt.bound_object(ptoks, m, verbs)
                     if not same and bound is None:
                         continue
                     a = m  # 玩过怪物猎人世界: the object after the verb's aspect
                     while a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
                         a += 1
                     obj = bound or self.mt.noun_object(ti, ptoks, a)
-                    if obj is None:
-                        continue
+                    if obj is None or (not dangles and len(obj) < 2):
+                        continue  # another verb: only a phrase said after it (跳芭蕾)
                     if obj in parse.text or self.personal.search(obj):
                         return None
-                    if (purpose or not self._dangles(verb)) and not any(
+                    if (purpose or (going and not self._dangles(verb))) and not any(
                         x.text == obj and x.etype == "place" for x in ti.mentions
                     ):
                         return None  # 去上课 / 去旅游: only a place goes before the purpose
@@ -5066,7 +5078,8 @@ class Ellipsis:
                         at -= 1  # 去了没用 -> 去医院了没用: a place goes before the 了
                     new = parse.text[:at] + obj + parse.text[at:]
                     return self._echoed(state, ti, new, obj, verb, "object")
-            return None
+            if dangles:
+                return None
         return None
 
     def _particle_gap(self, parse: Parse) -> int | None:
