@@ -3158,7 +3158,13 @@ class Ellipsis:
                 return had  # 你的手机用了多久 / … / 我的用了两年 -> 我的手机用了两年
         if gap is None:
             # 吃了我怕胖 / 我买了也不中奖: a verb inside the query that lost its object
-            return self._mid_verb_echo(state, d, parse) or state
+            echoed = self._mid_verb_echo(state, d, parse)
+            if echoed is not None:
+                return echoed
+            closed = self._particle_gap(parse)
+            if closed is None:
+                return state
+            gap = ("object", closed)  # 我还没买呢你怎么不请我 -> 我还没买月饼呢…
         kind, pos = gap
         if kind == "subject" and self._verb_then_part(parse):
             # 知道作者吗 / 说说情节: the part of the work is the verb's object, the work goes
@@ -5316,12 +5322,24 @@ class Ellipsis:
         after it (its aspect particle aside) that could be its object: a clause goes on with an
         adverb, a new subject and its verb, or a final particle (吃了我怕胖 / 我买了也不中奖 /
         去了没用). It takes the noun object the same verb had in the last turns (不敢吃零食 ->
-        吃了零食我怕胖), after the verb and its aspect; the conversation itself pairs them."""
+        吃了零食我怕胖), after the verb and its aspect; the conversation itself pairs them. A verb
+        that is no dangling verb (跳 / 讨厌) takes only a phrase said right after that same verb
+        (跳芭蕾 -> 那就跳芭蕾吧你); not a modal, a verb said after anything (missing_object
+        verb_after_not: 是 / 有 / 在) or a reduplication (叫叫 / 看看: trying, no object)."""
         toks = [t for t in parse.tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
         for k, t in enumerate(toks):
             going = t.text in self.going  # 来吧: a verb of going misses where, a place
-            if kinds[k] != "VERB" or not (going or self._dangles(t.text)):
+            dangles = going or self._dangles(t.text)
+            # 那就跳吧你 / 跳芭蕾: any other verb only with the object the same verb had; 叫叫
+            # / 看看: a reduplication tries the doing, it takes no object
+            other = (
+                t.text not in self.modals
+                and t.text not in self.verb_after_not
+                and t.text[:1] != t.text[1:2]
+                and not (k > 0 and toks[k - 1].text == t.text)
+            )
+            if kinds[k] != "VERB" or not (dangles or other):
                 continue
             if k + 1 >= len(toks) or self._has_object(toks, kinds, k):
                 continue  # a verb ending the query is the bare verb echo's (short) business
@@ -5332,7 +5350,13 @@ class Ellipsis:
                 continue  # 看着挺震撼: a verb with 着 describes, it takes no object here
             n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
             # 来看看天安门: where one goes comes before what one goes there to do
-            purpose = going and n < len(toks) and kinds[n] == "VERB"
+            # (去了没用: a negated predicate is no purpose, it comments on the going)
+            purpose = (
+                going
+                and n < len(toks)
+                and kinds[n] == "VERB"
+                and toks[n].text[:1] not in self.negations
+            )
             if not purpose and not self._object_left_out(toks, kinds, n):
                 continue
             if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in "不得":
@@ -5341,44 +5365,91 @@ class Ellipsis:
             verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
             # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
             verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
-            # 玩过怪物猎人世界: the object after the verb's aspect
-            found = self._same_verb_object(d, verbs, after_aspect=True)
+            # 玩过怪物猎人世界: the object after the verb's aspect; another verb only with a
+            # phrase said right after it (跳芭蕾), no verb-object word of its own
+            found = self._same_verb_object(
+                d, verbs, after_aspect=True, bound=dangles, min_len=1 if dangles else 2
+            )
             if found is None:
-                return None
+                if dangles:
+                    return None
+                continue
             ti, obj = found
             if obj in parse.text or self.personal.search(obj):
                 return None
-            if (purpose or not self._dangles(verb)) and not any(
+            if (purpose or (going and not self._dangles(verb))) and not any(
                 x.text == obj and x.etype == "place" for x in ti.mentions
             ):
                 return None  # 去上课 / 去旅游: only a place goes before the purpose
             at = toks[n].start if n < len(toks) else len(parse.text)
             at = min(at, end)
-            if t.text in self.going and parse.text[t.end : at].endswith("了"):
+            if parse.text[t.end : at].endswith("了") and (
+                t.text in self.going
+                # 你看过了吗今年… -> 你看过三体了吗…: a 了 before a final particle closes
+                # the clause, the object goes before it
+                or (n < len(toks) and toks[n].text in self.final_particles)
+            ):
                 at -= 1  # 去了没用 -> 去医院了没用: a place goes before the 了
             new = parse.text[:at] + obj + parse.text[at:]
             return self._echoed(state, ti, new, obj, verb, "object")
         return None
 
+    def _particle_gap(self, parse: Parse) -> int | None:
+        """Where the object goes when a dangling verb (its aspect aside) closes a clause with a
+        sentence-final particle and the query goes on after it (我自己还没买呢你怎么不请我 /
+        要不要一起吃啊我请 / 来吧一起吃饭): after the verb and its aspect, as a bare verb at the
+        end of a short query takes it (_gap); None when the clause has its object in front
+        (三体也看过呢…), the verb is one of knowing (知道啊: a fact) or of state (看着)."""
+        toks = [t for t in parse.tokens if t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        for k, t in enumerate(toks):
+            if kinds[k] != "VERB" or not (t.text in self.going or self._dangles(t.text)):
+                continue
+            end = self._after_aspect(toks, k)
+            n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
+            if n + 1 >= len(toks) or toks[n].start != end:
+                return None
+            if toks[n].text not in self.final_particles:
+                return None
+            if (
+                t.text.lstrip("不没").startswith(self.quiet_not_verbs)
+                or "着" in parse.text[t.start : end]
+                or self._has_object(toks, kinds, k)
+                or end > self.short_len
+            ):
+                return None
+            if parse.text[end - 1 : end] == "了" and end - 1 >= t.end:
+                # 你看过了吗今天才上映 -> 你看过侏罗纪世界2了吗…: the 了 closes the clause
+                return end - 1
+            return end
+        return None
+
     def _same_verb_object(
-        self, d: Dialogue, verbs: set[str], *, after_aspect: bool = False
+        self,
+        d: Dialogue,
+        verbs: set[str],
+        *,
+        after_aspect: bool = False,
+        bound: bool = True,
+        min_len: int = 1,
     ) -> tuple[TurnInfo, str] | None:
         """The first object one of ``verbs`` has in the last two turns, the latest first (its
         turn and the object): the noun phrase after the same verb (``after_aspect``: after its
-        aspect particles too, 玩过怪物猎人世界), or the noun of a verb-object word jieba keeps
-        whole (会发表情 / 再发几个 -> 表情). None when no turn has one."""
+        aspect particles too, 玩过怪物猎人世界), or, with ``bound``, the noun of a verb-object
+        word jieba keeps whole (会发表情 / 再发几个 -> 表情); objects shorter than ``min_len``
+        are passed over. None when no turn has one."""
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
                 same = self.mt.same_verb(t.text, verbs)
-                bound = None if same else self.mt.bound_object(ptoks, k, verbs)
-                if not same and bound is None:
+                word = None if same or not bound else self.mt.bound_object(ptoks, k, verbs)
+                if not same and word is None:
                     continue
                 a = k
                 while after_aspect and a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
                     a += 1
-                obj = bound or self.mt.noun_object(ti, ptoks, a)
-                if obj is not None:
+                obj = word or self.mt.noun_object(ti, ptoks, a)
+                if obj is not None and len(obj) >= min_len:
                     return ti, obj
         return None
 
@@ -5414,6 +5485,8 @@ class Ellipsis:
         k = kinds[n]
         if k in ("ADV", "CONJ", "PART", "PUNCT") or toks[n].text in self.left_object_next:
             return True
+        if k == "VERB" and len(toks[n].text) >= 2 and toks[n].text[:1] in self.negations:
+            return True  # 去了没用 / 找了没用: a negated predicate opens a clause of its own
         if toks[n].text in self.give_verbs and n + 1 < len(toks):
             return toks[n + 1].text in RECIPIENTS  # 弹给我听: what is played goes before 给
         return (
