@@ -699,6 +699,8 @@ class Ellipsis:
         self.vo_open_de_frame = rule_pattern(self.vo_rule, "open_de_frame")
         self.vo_open_single = rule_pattern(self.vo_rule, "open_single_end")
         self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
+        self.vo_means = rule_words(self.vo_rule, "means")
+        self.vo_lacking = rule_words(self.vo_rule, "lacking")
         self.vo_open_glued = rule_pattern(self.vo_rule, "open_glued")
         self.vo_open_joined = rule_words(self.vo_rule, "open_joined")
         # 手语你懂么 / 你懂吗: the phrase a turn of the exchange put before the same verb
@@ -2311,11 +2313,18 @@ class Ellipsis:
             )
         ):
             return None
+        if any(
+            t.text == v and kind_of(u.pos, u.text) in ("NOUN", "VERB", "OTHER")
+            for t, u in pairwise(toks[:j])
+        ):
+            return None  # 喜欢吃小炒肉你做我吃吧: the query gave the verb its object already
         i = j - 1
         while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
             i -= 1
+        means = i >= 1 and toks[i].text in self.vo_means and toks[i - 1].text in self.vo_lacking
         if (
             i >= 0
+            and not means  # 没钱去 / 没时间打: what the verb lacks, no object in front of it
             and v not in self.purpose_verbs
             and toks[i].pos in _OBJECT_POS
             and not (i > 0 and is_question_word(toks[i - 1].text))
@@ -5352,6 +5361,23 @@ class Ellipsis:
         m = self.copula_query.match(text) if self.copula_query is not None else None
         if m is None:
             return None
+        reply = d.turns[-1] if d.turns and d.turns[-1].turn.role == "assistant" else None
+        bare = self.mt.bare_noun_phrase(reply.turn.content, ANSWER_KINDS) if reply else None
+        if reply is not None and bare and bare not in text and not self.personal.search(bare):
+            # 不是金牛就是巨蟹吧 / 金牛座 / 我就觉得你是: a reply that is nothing but a noun phrase
+            # settles what the subject is, before what an older turn said with 是
+            return _resolved_from(
+                state,
+                self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                text[: m.end("v")] + bare + text[m.end("v") :],
+                bare,
+                reply,
+                "obj",
+                slot="object",
+                note=f"是 takes the reply's bare noun phrase {bare!r}",
+                confidence=0.7,
+            )
+        supposed = False
         for ti in reversed(d.turns[-self.copula_back :]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             # 你不是个老师吗 asks for agreement: what it supposes is said of no one
@@ -5361,6 +5387,7 @@ class Ellipsis:
                 for k, t in enumerate(ptoks)
                 if t.text.endswith("是") and not (asks_agree and t.text == "不是")
             ]
+            supposed = supposed or (asks_agree and any(t.text == "不是" for t in ptoks))
             for k in reversed(ks):
                 while k + 1 < len(ptoks) and ptoks[k + 1].text in self.copula_counts:
                     k += 1  # 是个小吃货: the count is no part of what it is
@@ -5383,6 +5410,47 @@ class Ellipsis:
                     note=f"是 takes what turn {ti.turn.index} said is: {obj!r}",
                     confidence=0.7,
                 )
+        if supposed:
+            return None  # 你不是个老师吗 / 算是吧 / 我不是: the question only supposed it
+        # no turn said what anything is: the bare copula says its subject is the thing the last
+        # exchange talks about (转行当程序员吧 / 程序员你有同感吗 / 我就是 -> 我就是程序员)
+        recent = {ti.turn.index for ti in d.turns[-2:]}
+        # 你是什么星座的 / 金牛座 / 我觉得你是: the assistant's bare answer first (a reply that is
+        # nothing but a noun phrase names the thing); a name inside a longer phrase (广渠门 of
+        # 广渠门中学) is the same thing, the longer phrase kept
+        ranked = merge_nested(
+            self.mt.rank(d, text=text),
+            self.margin,
+            attributes=self.mt.attribute_words,
+            own_names=self.mt.own_names,
+            versions=self.mt.version_suffix,
+        )
+        answer = self.mt.answer_mention(state, d, text)
+        if answer is not None:
+            ranked = [new_candidate(answer, 0.0, "the bare answer"), *ranked]
+        for c in ranked:
+            mt = c.mention
+            if (
+                mt.turn not in recent
+                or _is_pronounish(mt)
+                or mt.text in text
+                or _HAS_QWORD.search(mt.text)
+                or self.personal.search(mt.text)
+                or self.mt.is_clause(mt)
+                or self.mt.references(mt.text)
+            ):
+                continue
+            new = text[: m.end("v")] + mt.text + text[m.end("v") :]
+            return resolved(
+                state,
+                "ellipsis",
+                self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                new,
+                mt,
+                slot="object",
+                note=f"是 takes the exchange's thing {mt.text!r} ({c.why})",
+                confidence=0.6,
+            )
         return None
 
     def _verb_then_part(self, parse: Parse) -> bool:
