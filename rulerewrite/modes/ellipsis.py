@@ -5144,7 +5144,10 @@ class Ellipsis:
                 bound = None if same else self.mt.bound_object(ptoks, k, {verb})
                 if not same and bound is None:
                     continue
-                obj = bound or self.mt.noun_object(ti, ptoks, k)
+                j = k  # 我要一杯拿铁 / 我也要一杯: the noun after the verb's own count
+                while j + 1 < len(ptoks) and kind_of(ptoks[j + 1].pos, ptoks[j + 1].text) == "NUM":
+                    j += 1
+                obj = bound or self.mt.noun_object(ti, ptoks, j)
                 if obj is None:
                     continue
                 if obj in text or self.personal.search(obj):
