@@ -3021,6 +3021,8 @@ class Ellipsis:
             named = self._how_asked_object(state, d, cands, parse, pos)  # 红烧肉怎么做 / 不会做
         if named is None and kind == "object":
             named = self._where_got(state, d, cands, text)  # 可以试试冰硼散 / 在哪里能买到
+        if named is None and kind == "object":
+            named = self._told_topic(state, d, cands, text)  # 你知道千岛湖吗 / … / 仔细说说
         if kind == "subject" and asks and not member and answered is None:
             named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
         if named is None and kind == "subject" and not member:
@@ -3648,6 +3650,30 @@ class Ellipsis:
             )
             if named is not None:
                 return named
+        return None
+
+    def _told_topic(self, state: State, d: Dialogue, cands: list[Any], text: str) -> Any | None:
+        """A request to be told (rules/completeness.yaml tell_me: 仔细说说 / 介绍下) right after
+        the user's own question that a topic frame read (rules/context.yaml: 你知道千岛湖吗 /
+        你看过余华的活着吗) asks to be told about that topic: the frame's candidate."""
+        if self.tell_me is None or not self.tell_me.match(text):
+            return None
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        for mt in exchange[0].mentions:
+            if (
+                mt.gram == "topic"
+                and mt.source.startswith("rules/")
+                and not _is_pronounish(mt)
+                and mt.text not in text
+                and not self.mt.references(mt.text)
+            ):
+                # ranked or not (a place the reply said again ranks as the reply's setting)
+                return next(
+                    (c for c in cands if c.mention is mt),
+                    new_candidate(mt, 0.0, "the topic the user asked to be told about"),
+                )
         return None
 
     def _offered(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
