@@ -610,6 +610,7 @@ class Ellipsis:
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
         )
         self.unknown_end = rule_pattern(self.unknown_rule, "drop_end") or re.compile("(?!)")
+        self.unknown_not = rule_pattern(self.unknown_rule, "not_asked")
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
         why_neg = lexicon.rule("completeness", "why_negated_reply")
@@ -763,6 +764,13 @@ class Ellipsis:
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell = _TellAsked.read(self.tell_rule)
         self.clause = _ClauseObject.read(lexicon.rule("completeness", "clause_object"))
+        # the topic frames that ask whether one knows a thing (clause_object ``known_frames``)
+        known = lexicon.rule("completeness", "clause_object")
+        self.known_frames = frozenset(
+            fr.source
+            for fid in rule_words(known, "known_frames")
+            if (fr := lexicon.rule("context", fid)) is not None
+        )
         self.rlo = _ReplyLeadObject.read(lexicon.rule("completeness", "reply_lead_object"))
         # 有哪些 after the user's bare noun phrase (bare_which)
         self.bare_which = lexicon.rule("completeness", "bare_which")
@@ -3661,20 +3669,15 @@ class Ellipsis:
         exchange = last_exchange(state, d)
         if exchange is None:
             return None
-        for mt in exchange[0].mentions:
-            if (
-                mt.gram == "topic"
-                and mt.source.startswith("rules/")
-                and not _is_pronounish(mt)
-                and mt.text not in text
-                and not self.mt.references(mt.text)
-            ):
-                # ranked or not (a place the reply said again ranks as the reply's setting)
-                return next(
-                    (c for c in cands if c.mention is mt),
-                    new_candidate(mt, 0.0, "the topic the user asked to be told about"),
-                )
-        return None
+        topic = self._told_frame(exchange[0], text)
+        mt = next((x for x in exchange[0].mentions if x.text == topic), None)
+        if mt is None:
+            return None
+        # ranked or not (a place the reply said again ranks as the reply's setting)
+        return next(
+            (c for c in cands if c.mention is mt),
+            new_candidate(mt, 0.0, "the topic the user asked to be told about"),
+        )
 
     def _offered(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
         """The one thing the assistant's reply offered when the user had just asked for one
@@ -6455,6 +6458,7 @@ class Ellipsis:
         if (
             m is None
             or not _HAS_QWORD.search(asked)
+            or (self.unknown_not is not None and self.unknown_not.search(asked))
             or len(asked) > int(rule.get("max_question") or 16)
             or re.search(r"[,，。;；!！?？]", asked)
         ):
@@ -6499,6 +6503,17 @@ class Ellipsis:
                 return None  # 德克士是啥 / 你不知道: the ranking's (你不知道德克士)
         elif cl.asked_back is None or not cl.asked_back.search(last.turn.content):
             question, src = self._clause_asked(told, cl.not_own), told
+        if question is None and cl.knowing is not None and cl.knowing.search(m.group("v")):
+            # 你知道乔布斯吗 / 这么厉害的人物怎么会不知道呢 / 我不知道啊: no wh-question, what a
+            # topic frame asked about (the assistant's first: 知道阿尔法狗么) is what is not known
+            # (乔斯达你知道不 of 你知道乔纳森乔斯达吗: the same thing, as the user named it whole)
+            known = self.known_frames
+            replied = self._told_frame(last, text, known)
+            own = self._told_frame(told, text, known)
+            if replied is not None and not (own is not None and replied in own):
+                question, src = replied, last
+            else:
+                question, src = own, told
         if question is None or len(question) < 2 or question in text:
             return None
         new = text.strip()[: m.end("pre")] + question + m.group("pt")
@@ -6512,6 +6527,26 @@ class Ellipsis:
             slot="object",
             note=f"{m.group('v')} takes the question {question!r}",
             confidence=0.6,
+        )
+
+    def _told_frame(
+        self, ti: TurnInfo, text: str, frames: frozenset[str] | None = None
+    ) -> str | None:
+        """The topic a topic frame (rules/context.yaml: 你知道千岛湖吗; one of ``frames``, by
+        source, when given) read in turn ``ti``, when ``text`` does not say it; None when there
+        is none."""
+        return next(
+            (
+                mt.text
+                for mt in ti.mentions
+                if mt.gram == "topic"
+                and mt.source.startswith("rules/")
+                and (frames is None or mt.source in frames)
+                and not _is_pronounish(mt)
+                and mt.text not in text
+                and not self.mt.references(mt.text)
+            ),
+            None,
         )
 
     def _clause_asked(self, ti: TurnInfo, not_said: re.Pattern[str] | None) -> str | None:
