@@ -677,6 +677,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "asked_back",
             "knowing",
             "named_only",
+            "frame_only",
         ),
         "regex",
     )

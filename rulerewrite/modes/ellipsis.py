@@ -185,6 +185,7 @@ class _ClauseObject(RuleView):
     asked_back: re.Pattern[str] | None = None
     knowing: re.Pattern[str] | None = None
     named_only: re.Pattern[str] | None = None
+    frame_only: re.Pattern[str] | None = None
     max_question: int = 16
 
 
@@ -6489,9 +6490,13 @@ class Ellipsis:
         if m is None or exchange is None:
             return None
         told, last = exchange
-        question = self._clause_asked(last, cl.not_reply)
+        # 没看懂 / 不懂 take the thing a frame of knowing asked about, not a wh-question
+        framed = cl.frame_only is not None and cl.frame_only.search(m.group("v")) is not None
+        question = None if framed else self._clause_asked(last, cl.not_reply)
         src = last
-        if question is not None:
+        if framed:
+            pass
+        elif question is not None:
             question = question.translate(_PERSPECTIVE)
             if (
                 m.group("you")
