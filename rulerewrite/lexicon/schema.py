@@ -678,10 +678,11 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "asked_back",
             "knowing",
             "named_only",
+            "frame_only",
         ),
         "regex",
     )
-    | {"max_question": "count"},
+    | {"max_question": "count", "known_frames": "words"},
     # 有什么好吃的 / 有什么好的嘛: the kind the user's last turn named (ellipsis good_kind)
     ("completeness", "good_kind"): {
         "pattern": "regex",

@@ -185,6 +185,7 @@ class _ClauseObject(RuleView):
     asked_back: re.Pattern[str] | None = None
     knowing: re.Pattern[str] | None = None
     named_only: re.Pattern[str] | None = None
+    frame_only: re.Pattern[str] | None = None
     max_question: int = 16
 
 
@@ -617,6 +618,7 @@ class Ellipsis:
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
         )
         self.unknown_end = rule_pattern(self.unknown_rule, "drop_end") or re.compile("(?!)")
+        self.unknown_not = rule_pattern(self.unknown_rule, "not_asked")
         self.why_openers = sorted(self.mt.wordset("why_self_openers"), key=len, reverse=True)
         self.why_hedges = sorted(self.mt.wordset("why_hedges"), key=len, reverse=True)
         why_neg = lexicon.rule("completeness", "why_negated_reply")
@@ -706,6 +708,8 @@ class Ellipsis:
         self.vo_open_de_frame = rule_pattern(self.vo_rule, "open_de_frame")
         self.vo_open_single = rule_pattern(self.vo_rule, "open_single_end")
         self.vo_open_neg = rule_words(self.vo_rule, "open_negations")
+        self.vo_means = rule_words(self.vo_rule, "means")
+        self.vo_lacking = rule_words(self.vo_rule, "lacking")
         self.vo_open_glued = rule_pattern(self.vo_rule, "open_glued")
         self.vo_open_joined = rule_words(self.vo_rule, "open_joined")
         # 手语你懂么 / 你懂吗: the phrase a turn of the exchange put before the same verb
@@ -768,6 +772,13 @@ class Ellipsis:
         self.tell_rule = lexicon.rule("completeness", "tell_asked")
         self.tell = _TellAsked.read(self.tell_rule)
         self.clause = _ClauseObject.read(lexicon.rule("completeness", "clause_object"))
+        # the topic frames that ask whether one knows a thing (clause_object ``known_frames``)
+        known = lexicon.rule("completeness", "clause_object")
+        self.known_frames = frozenset(
+            fr.source
+            for fid in rule_words(known, "known_frames")
+            if (fr := lexicon.rule("context", fid)) is not None
+        )
         self.rlo = _ReplyLeadObject.read(lexicon.rule("completeness", "reply_lead_object"))
         # 有哪些 after the user's bare noun phrase (bare_which)
         self.bare_which = lexicon.rule("completeness", "bare_which")
@@ -2588,11 +2599,18 @@ class Ellipsis:
             )
         ):
             return None
+        if any(
+            t.text == v and kind_of(u.pos, u.text) in ("NOUN", "VERB", "OTHER")
+            for t, u in pairwise(toks[:j])
+        ):
+            return None  # 喜欢吃小炒肉你做我吃吧: the query gave the verb its object already
         i = j - 1
         while i >= 0 and kind_of(toks[i].pos, toks[i].text) == "ADV":
             i -= 1
+        means = i >= 1 and toks[i].text in self.vo_means and toks[i - 1].text in self.vo_lacking
         if (
             i >= 0
+            and not means  # 没钱去 / 没时间打: what the verb lacks, no object in front of it
             and v not in self.purpose_verbs
             and toks[i].pos in _OBJECT_POS
             and not (i > 0 and is_question_word(toks[i - 1].text))
@@ -3295,6 +3313,8 @@ class Ellipsis:
             named = self._how_asked_object(state, d, cands, parse, pos)  # 红烧肉怎么做 / 不会做
         if named is None and kind == "object":
             named = self._where_got(state, d, cands, text)  # 可以试试冰硼散 / 在哪里能买到
+        if named is None and kind == "object":
+            named = self._told_topic(state, d, cands, text)  # 你知道千岛湖吗 / … / 仔细说说
         if kind == "subject" and asks and not member and answered is None:
             named = self._kind_answered(state, d, best, text)  # 晚饭吃什么 / 外卖便当 / 在哪买
         if named is None and kind == "subject" and not member:
@@ -3931,6 +3951,25 @@ class Ellipsis:
             if named is not None:
                 return named
         return None
+
+    def _told_topic(self, state: State, d: Dialogue, cands: list[Any], text: str) -> Any | None:
+        """A request to be told (rules/completeness.yaml tell_me: 仔细说说 / 介绍下) right after
+        the user's own question that a topic frame read (rules/context.yaml: 你知道千岛湖吗 /
+        你看过余华的活着吗) asks to be told about that topic: the frame's candidate."""
+        if self.tell_me is None or not self.tell_me.match(text):
+            return None
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        topic = self._told_frame(exchange[0], text)
+        mt = next((x for x in exchange[0].mentions if x.text == topic), None)
+        if mt is None:
+            return None
+        # ranked or not (a place the reply said again ranks as the reply's setting)
+        return next(
+            (c for c in cands if c.mention is mt),
+            new_candidate(mt, 0.0, "the topic the user asked to be told about"),
+        )
 
     def _offered(self, state: State, d: Dialogue, cands: list[Any]) -> Any | None:
         """The one thing the assistant's reply offered when the user had just asked for one
@@ -5430,14 +5469,15 @@ class Ellipsis:
         verbs: set[str],
         *,
         after_aspect: bool = False,
+        after_count: bool = False,
         bound: bool = True,
         min_len: int = 1,
     ) -> tuple[TurnInfo, str] | None:
         """The first object one of ``verbs`` has in the last two turns, the latest first (its
         turn and the object): the noun phrase after the same verb (``after_aspect``: after its
-        aspect particles too, 玩过怪物猎人世界), or, with ``bound``, the noun of a verb-object
-        word jieba keeps whole (会发表情 / 再发几个 -> 表情); objects shorter than ``min_len``
-        are passed over. None when no turn has one."""
+        aspect particles too, 玩过怪物猎人世界; ``after_count``: after its own count, 要一杯拿铁),
+        or, with ``bound``, the noun of a verb-object word jieba keeps whole (会发表情 / 再发几个
+        -> 表情); objects shorter than ``min_len`` are passed over. None when no turn has one."""
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
@@ -5446,7 +5486,10 @@ class Ellipsis:
                 if not same and word is None:
                     continue
                 a = k
-                while after_aspect and a + 1 < len(ptoks) and ptoks[a + 1].text in self.aspects:
+                while a + 1 < len(ptoks) and (
+                    (after_aspect and ptoks[a + 1].text in self.aspects)
+                    or (after_count and kind_of(ptoks[a + 1].pos, ptoks[a + 1].text) == "NUM")
+                ):
                     a += 1
                 obj = word or self.mt.noun_object(ti, ptoks, a)
                 if obj is not None and len(obj) >= min_len:
@@ -5537,7 +5580,8 @@ class Ellipsis:
         turns (我在网上买耳机 -> 你也帮我买一个耳机吧), after the count."""
         verb = counted.group("v")
         at = counted.end("m")
-        said = self._same_verb_object(d, {verb})
+        # 我要一杯拿铁 / 我也要一杯: the noun after the verb's own count
+        said = self._same_verb_object(d, {verb}, after_count=True)
         if said is not None:
             ti, obj = said
             if obj in text or self.personal.search(obj):
@@ -5754,6 +5798,23 @@ class Ellipsis:
         m = self.copula_query.match(text) if self.copula_query is not None else None
         if m is None:
             return None
+        reply = d.turns[-1] if d.turns and d.turns[-1].turn.role == "assistant" else None
+        bare = self.mt.bare_noun_phrase(reply.turn.content, ANSWER_KINDS) if reply else None
+        if reply is not None and bare and bare not in text and not self.personal.search(bare):
+            # 不是金牛就是巨蟹吧 / 金牛座 / 我就觉得你是: a reply that is nothing but a noun phrase
+            # settles what the subject is, before what an older turn said with 是
+            return _resolved_from(
+                state,
+                self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                text[: m.end("v")] + bare + text[m.end("v") :],
+                bare,
+                reply,
+                "obj",
+                slot="object",
+                note=f"是 takes the reply's bare noun phrase {bare!r}",
+                confidence=0.7,
+            )
+        supposed = False
         for ti in reversed(d.turns[-self.copula_back :]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             # 你不是个老师吗 asks for agreement: what it supposes is said of no one
@@ -5763,6 +5824,7 @@ class Ellipsis:
                 for k, t in enumerate(ptoks)
                 if t.text.endswith("是") and not (asks_agree and t.text == "不是")
             ]
+            supposed = supposed or (asks_agree and any(t.text == "不是" for t in ptoks))
             for k in reversed(ks):
                 while k + 1 < len(ptoks) and ptoks[k + 1].text in self.copula_counts:
                     k += 1  # 是个小吃货: the count is no part of what it is
@@ -5785,6 +5847,47 @@ class Ellipsis:
                     note=f"是 takes what turn {ti.turn.index} said is: {obj!r}",
                     confidence=0.7,
                 )
+        if supposed:
+            return None  # 你不是个老师吗 / 算是吧 / 我不是: the question only supposed it
+        # no turn said what anything is: the bare copula says its subject is the thing the last
+        # exchange talks about (转行当程序员吧 / 程序员你有同感吗 / 我就是 -> 我就是程序员)
+        recent = {ti.turn.index for ti in d.turns[-2:]}
+        # 你是什么星座的 / 金牛座 / 我觉得你是: the assistant's bare answer first (a reply that is
+        # nothing but a noun phrase names the thing); a name inside a longer phrase (广渠门 of
+        # 广渠门中学) is the same thing, the longer phrase kept
+        ranked = merge_nested(
+            self.mt.rank(d, text=text),
+            self.margin,
+            attributes=self.mt.attribute_words,
+            own_names=self.mt.own_names,
+            versions=self.mt.version_suffix,
+        )
+        answer = self.mt.answer_mention(state, d, text)
+        if answer is not None:
+            ranked = [new_candidate(answer, 0.0, "the bare answer"), *ranked]
+        for c in ranked:
+            mt = c.mention
+            if (
+                mt.turn not in recent
+                or _is_pronounish(mt)
+                or mt.text in text
+                or _HAS_QWORD.search(mt.text)
+                or self.personal.search(mt.text)
+                or self.mt.is_clause(mt)
+                or self.mt.references(mt.text)
+            ):
+                continue
+            new = text[: m.end("v")] + mt.text + text[m.end("v") :]
+            return resolved(
+                state,
+                "ellipsis",
+                self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                new,
+                mt,
+                slot="object",
+                note=f"是 takes the exchange's thing {mt.text!r} ({c.why})",
+                confidence=0.6,
+            )
         return None
 
     def _verb_then_part(self, parse: Parse) -> bool:
@@ -6771,6 +6874,7 @@ class Ellipsis:
         if (
             m is None
             or not _HAS_QWORD.search(asked)
+            or (self.unknown_not is not None and self.unknown_not.search(asked))
             or len(asked) > int(rule.get("max_question") or 16)
             or re.search(r"[,，。;；!！?？]", asked)
         ):
@@ -6801,9 +6905,13 @@ class Ellipsis:
         if m is None or exchange is None:
             return None
         told, last = exchange
-        question = self._clause_asked(last, cl.not_reply)
+        # 没看懂 / 不懂 take the thing a frame of knowing asked about, not a wh-question
+        framed = cl.frame_only is not None and cl.frame_only.search(m.group("v")) is not None
+        question = None if framed else self._clause_asked(last, cl.not_reply)
         src = last
-        if question is not None:
+        if framed:
+            pass
+        elif question is not None:
             question = question.translate(_PERSPECTIVE)
             if (
                 m.group("you")
@@ -6815,6 +6923,17 @@ class Ellipsis:
                 return None  # 德克士是啥 / 你不知道: the ranking's (你不知道德克士)
         elif cl.asked_back is None or not cl.asked_back.search(last.turn.content):
             question, src = self._clause_asked(told, cl.not_own), told
+        if question is None and cl.knowing is not None and cl.knowing.search(m.group("v")):
+            # 你知道乔布斯吗 / 这么厉害的人物怎么会不知道呢 / 我不知道啊: no wh-question, what a
+            # topic frame asked about (the assistant's first: 知道阿尔法狗么) is what is not known
+            # (乔斯达你知道不 of 你知道乔纳森乔斯达吗: the same thing, as the user named it whole)
+            known = self.known_frames
+            replied = self._told_frame(last, text, known)
+            own = self._told_frame(told, text, known)
+            if replied is not None and not (own is not None and replied in own):
+                question, src = replied, last
+            else:
+                question, src = own, told
         if question is None or len(question) < 2 or question in text:
             return None
         new = text.strip()[: m.end("pre")] + question + m.group("pt")
@@ -6828,6 +6947,26 @@ class Ellipsis:
             slot="object",
             note=f"{m.group('v')} takes the question {question!r}",
             confidence=0.6,
+        )
+
+    def _told_frame(
+        self, ti: TurnInfo, text: str, frames: frozenset[str] | None = None
+    ) -> str | None:
+        """The topic a topic frame (rules/context.yaml: 你知道千岛湖吗; one of ``frames``, by
+        source, when given) read in turn ``ti``, when ``text`` does not say it; None when there
+        is none."""
+        return next(
+            (
+                mt.text
+                for mt in ti.mentions
+                if mt.gram == "topic"
+                and mt.source.startswith("rules/")
+                and (frames is None or mt.source in frames)
+                and not _is_pronounish(mt)
+                and mt.text not in text
+                and not self.mt.references(mt.text)
+            ),
+            None,
         )
 
     def _clause_asked(self, ti: TurnInfo, not_said: re.Pattern[str] | None) -> str | None:

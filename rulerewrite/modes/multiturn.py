@@ -470,7 +470,14 @@ class MultiTurn:
                     or (j == k and ptoks[j + 1].text in self.vo_potential)
                 ):
                     j += 1
-                obj = self.noun_object(ti, ptoks, j)
+                # 吃的面条儿 / 我昨晚吃的火锅: the head the bare verb's 的 modifies, the clause
+                # ending with it, is what the verb took (not 好看的电影, 做的生蚝味道不错)
+                rel = w == verb and j == k and j + 2 < len(ptoks) and ptoks[j + 1].text == "的"
+                obj = self.noun_object(ti, ptoks, j + 1 if rel else j)
+                if rel and obj is not None:
+                    end = ti.turn.content.find(obj, ptoks[j + 1].end) + len(obj)
+                    if self._clause_goes_on(ptoks, end):
+                        obj = None
                 if obj and j > k and kind_of(ptoks[j].pos, ptoks[j].text) == "NUM":
                     # 做个月饼/试试: a counted thing, not the verb jieba tagged a noun after it
                     # (unlike 进群/聊天, two verbs and no count)
@@ -500,6 +507,11 @@ class MultiTurn:
                 continue
             return obj
         return None
+
+    def _clause_goes_on(self, ptoks: list[Any], end: int) -> bool:
+        """A word other than a particle or punctuation follows offset ``end`` in its clause."""
+        nxt = next((u for u in ptoks if u.start >= end), None)
+        return nxt is not None and kind_of(nxt.pos, nxt.text) not in ("PUNCT", "PART")
 
     def _counted_title(self, ptoks: list[Any], j: int) -> str | None:
         """What a measure of works ``ptoks[j]`` counts (唱首征服 / 看部无间道): the words after
