@@ -287,7 +287,8 @@ def test_early_checks_of_known_asked_and_rank_ne_change_no_answer(rewriter) -> N
     (the history): both answer what the checks in their former order answer, for a reply or a
     user turn last, a query that matches the pattern and one that does not."""
     from rulerewrite.modes.coreference import Coreference
-    from rulerewrite.modes.ellipsis import Ellipsis, _previous_question
+    from rulerewrite.modes.ellipsis import Ellipsis
+    from rulerewrite.modes.ellipsis.common import _previous_question
 
     coref = next(m for m in rewriter.pipeline.modes if isinstance(m, Coreference))
     ell = next(m for m in rewriter.pipeline.modes if isinstance(m, Ellipsis))
