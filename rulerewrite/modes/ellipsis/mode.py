@@ -254,6 +254,11 @@ class Ellipsis(_Questions):
                 return state
             gap = ("object", closed)  # 我还没买呢你怎么不请我 -> 我还没买月饼呢…
         kind, pos = gap
+        if kind == "object" and counted is None:
+            # 你喜欢猫吗 / 喜欢啥品种的: a one-character noun only as the same verb's object
+            one = self._one_char_object(state, d, parse, pos)
+            if one is not None:
+                return one
         if kind == "subject" and self._verb_then_part(parse):
             # 知道作者吗 / 说说情节: the part of the work is the verb's object, the work goes
             # before the part, not first

@@ -1454,6 +1454,47 @@ class _Objects(_Works):
                     return ti, obj
         return None
 
+    def _one_char_object(self, state: State, d: Dialogue, parse: Parse, pos: int) -> State | None:
+        """An object gap at ``pos`` after the query's last verb takes the one-character noun
+        the same verb had in the last two turns (你喜欢猫吗 / 喜欢啥品种的 -> 喜欢啥品种的猫;
+        买房借钱 / 买了 -> 买房了): a one-character noun is no mention the ranking could give,
+        so only the same verb's own object, said right after it, licenses it. None when the
+        verb's latest object there is longer (the ranked mentions' business) or absent, or
+        the noun modifies with 的 (要活的)."""
+        toks = [t for t in parse.tokens if t.text.strip() and t.end <= pos]
+        k = next(
+            (
+                i
+                for i in range(len(toks) - 1, -1, -1)
+                if kind_of(toks[i].pos, toks[i].text) == "VERB"
+            ),
+            -1,
+        )
+        if k < 0:
+            return None
+        # 买了 / 喜欢啥品种的: the gap right after the verb and its aspect, or after a phrase of
+        # what kind ending in 的; not after a count (说一个: the measure's thing is ranked)
+        # or a receiver (推荐给我: the thing goes before 给)
+        between = toks[k + 1 :]
+        if not all(t.text in self.aspects for t in between) and not (
+            between[-1].text == "的"
+            and not any(t.text in RECIPIENTS or kind_of(t.pos, t.text) == "NUM" for t in between)
+        ):
+            return None
+        verb = toks[k].text
+        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+        verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+        found = self._same_verb_object(d, verbs, after_aspect=True)
+        if found is None:
+            return None
+        ti, obj = found
+        if len(obj) != 1 or obj in parse.text or self.personal.search(obj):
+            return None
+        if obj + "的" in ti.turn.content:
+            return None  # 要活的: a noun before 的 modifies what is taken, it is not taken
+        new = parse.text[:pos] + obj + parse.text[pos:]
+        return self._echoed(state, ti, new, obj, verb, "object")
+
     def _unnegated(self, word: str, *, every: bool = False) -> list[str]:
         """``word`` without the negation it opens with (dangling_verbs ``negations``: 不喜欢 ->
         喜欢; the longest first, 没有吃 -> 吃), when something is left; with ``every``, one
