@@ -1205,7 +1205,9 @@ class _Objects(_Works):
         # 你会吗 after 你会做PPT吗: a bare modal takes the verb phrase it had
         modal = verb in self.modals and verb not in self.purpose_verbs
         if len(verb) < 2 and verb not in self.dangling and not modal and not self._led(toks, j):
-            return None
+            # 先把你的红包分我一半 / 你先分: a verb that takes no object bare only with what
+            # the same verb's 把 phrase disposed of
+            return self._ba_echo(state, d, parse, toks, j)
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
         verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
         having = verb in self.mt.vo_having_query
@@ -1311,6 +1313,49 @@ class _Objects(_Works):
                         end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
                     end = self._object_at(parse.text, end)  # 可以买吗 -> 比特币可以买吗
                     new = parse.text[:end] + obj + parse.text[end:]
+                return self._echoed(state, ti, new, obj, verb, "object")
+        # 先把你的文件发我 / 你先发: no object after the verb, the one its 把 put before it
+        return None if modal else self._ba_echo(state, d, parse, toks, j)
+
+    def _ba_echo(
+        self, state: State, d: Dialogue, parse: Parse, toks: list[Any], j: int
+    ) -> State | None:
+        """The query's bare verb ``toks[j]`` (你先分) takes the noun phrase a 把 put before the
+        same verb in the last two turns, the latest first (先把你的红包分我一半 -> 你先分红包),
+        its owner dropped (你的 / 我的 turn with the speaker), after the verb and its aspect."""
+        verb = toks[j].text
+        for ti in reversed(d.turns[-2:]):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(ptoks):
+                if t.text != verb:
+                    continue
+                b = k - 1
+                while (
+                    b >= 0
+                    and ptoks[b].text != "把"
+                    and kind_of(ptoks[b].pos, ptoks[b].text)
+                    in (
+                        "NOUN",
+                        "PRON",
+                        "DE",
+                        "ADJ",
+                    )
+                ):
+                    b -= 1
+                if b < 0 or ptoks[b].text != "把" or b + 1 >= k:
+                    continue
+                a = b + 1
+                if a + 1 < k and ptoks[a].text in RECIPIENTS and ptoks[a + 1].text == "的":
+                    a += 2  # 把你的红包: whose it is turns with the speaker, the thing stays
+                obj = self.mt.noun_object(ti, ptoks, a - 1)
+                if obj is None or ti.turn.content.find(obj, ptoks[a].start) != ptoks[a].start:
+                    continue
+                if ptoks[a].start + len(obj) != ptoks[k - 1].end:
+                    continue  # the whole phrase between 把 and the verb is the noun phrase
+                if obj in parse.text or self.personal.search(obj):
+                    return None
+                end = self._after_aspect(toks, j)
+                new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
 
