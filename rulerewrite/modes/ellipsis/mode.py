@@ -124,7 +124,10 @@ class Ellipsis(_Questions):
         if counted_noun is not None:
             return counted_noun  # 哪张 -> 哪张海报: the thing the measure counts
         if state.has("fw:comparison") and not kind_asked:
-            return state  # 哪个更便宜 / 有什么区别: the comparison mode's business
+            # 哪个更便宜 / 有什么区别: the comparison mode's business; a bare verb of knowing
+            # (你还是不知道: 还是 says "still") chooses between nothing, it takes its object
+            known = self._clause_object(state, self.mt.dialogue(state), text)
+            return known if known is not None else state
         if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
             return state
         d = self.mt.dialogue(state)
