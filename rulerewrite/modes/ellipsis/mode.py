@@ -124,7 +124,10 @@ class Ellipsis(_Questions):
         if counted_noun is not None:
             return counted_noun  # 哪张 -> 哪张海报: the thing the measure counts
         if state.has("fw:comparison") and not kind_asked:
-            return state  # 哪个更便宜 / 有什么区别: the comparison mode's business
+            # 哪个更便宜 / 有什么区别: the comparison mode's business; a bare verb of knowing
+            # (你还是不知道: 还是 says "still") chooses between nothing, it takes its object
+            known = self._clause_object(state, self.mt.dialogue(state), text)
+            return known if known is not None else state
         if len(text) > self.max_len or self.mt.analyzer.is_chitchat(text):
             return state
         d = self.mt.dialogue(state)
@@ -254,6 +257,11 @@ class Ellipsis(_Questions):
                 return state
             gap = ("object", closed)  # 我还没买呢你怎么不请我 -> 我还没买月饼呢…
         kind, pos = gap
+        if kind == "object" and counted is None:
+            # 你喜欢猫吗 / 喜欢啥品种的: a one-character noun only as the same verb's object
+            one = self._one_char_object(state, d, parse, pos)
+            if one is not None:
+                return one
         if kind == "subject" and self._verb_then_part(parse):
             # 知道作者吗 / 说说情节: the part of the work is the verb's object, the work goes
             # before the part, not first

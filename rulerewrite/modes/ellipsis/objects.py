@@ -1205,7 +1205,9 @@ class _Objects(_Works):
         # 你会吗 after 你会做PPT吗: a bare modal takes the verb phrase it had
         modal = verb in self.modals and verb not in self.purpose_verbs
         if len(verb) < 2 and verb not in self.dangling and not modal and not self._led(toks, j):
-            return None
+            # 先把你的红包分我一半 / 你先分: a verb that takes no object bare only with what
+            # the same verb's 把 phrase disposed of
+            return self._ba_echo(state, d, parse, toks, j)
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
         verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
         having = verb in self.mt.vo_having_query
@@ -1311,6 +1313,49 @@ class _Objects(_Works):
                         end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
                     end = self._object_at(parse.text, end)  # 可以买吗 -> 比特币可以买吗
                     new = parse.text[:end] + obj + parse.text[end:]
+                return self._echoed(state, ti, new, obj, verb, "object")
+        # 先把你的文件发我 / 你先发: no object after the verb, the one its 把 put before it
+        return None if modal else self._ba_echo(state, d, parse, toks, j)
+
+    def _ba_echo(
+        self, state: State, d: Dialogue, parse: Parse, toks: list[Any], j: int
+    ) -> State | None:
+        """The query's bare verb ``toks[j]`` (你先分) takes the noun phrase a 把 put before the
+        same verb in the last two turns, the latest first (先把你的红包分我一半 -> 你先分红包),
+        its owner dropped (你的 / 我的 turn with the speaker), after the verb and its aspect."""
+        verb = toks[j].text
+        for ti in reversed(d.turns[-2:]):
+            ptoks = [t for t in ti.parse.tokens if t.text.strip()]
+            for k, t in enumerate(ptoks):
+                if t.text != verb:
+                    continue
+                b = k - 1
+                while (
+                    b >= 0
+                    and ptoks[b].text != "把"
+                    and kind_of(ptoks[b].pos, ptoks[b].text)
+                    in (
+                        "NOUN",
+                        "PRON",
+                        "DE",
+                        "ADJ",
+                    )
+                ):
+                    b -= 1
+                if b < 0 or ptoks[b].text != "把" or b + 1 >= k:
+                    continue
+                a = b + 1
+                if a + 1 < k and ptoks[a].text in RECIPIENTS and ptoks[a + 1].text == "的":
+                    a += 2  # 把你的红包: whose it is turns with the speaker, the thing stays
+                obj = self.mt.noun_object(ti, ptoks, a - 1)
+                if obj is None or ti.turn.content.find(obj, ptoks[a].start) != ptoks[a].start:
+                    continue
+                if ptoks[a].start + len(obj) != ptoks[k - 1].end:
+                    continue  # the whole phrase between 把 and the verb is the noun phrase
+                if obj in parse.text or self.personal.search(obj):
+                    return None
+                end = self._after_aspect(toks, j)
+                new = parse.text[:end] + obj + parse.text[end:]
                 return self._echoed(state, ti, new, obj, verb, "object")
         return None
 
@@ -1453,6 +1498,47 @@ class _Objects(_Works):
                 if obj is not None and len(obj) >= min_len:
                     return ti, obj
         return None
+
+    def _one_char_object(self, state: State, d: Dialogue, parse: Parse, pos: int) -> State | None:
+        """An object gap at ``pos`` after the query's last verb takes the one-character noun
+        the same verb had in the last two turns (你喜欢猫吗 / 喜欢啥品种的 -> 喜欢啥品种的猫;
+        买房借钱 / 买了 -> 买房了): a one-character noun is no mention the ranking could give,
+        so only the same verb's own object, said right after it, licenses it. None when the
+        verb's latest object there is longer (the ranked mentions' business) or absent, or
+        the noun modifies with 的 (要活的)."""
+        toks = [t for t in parse.tokens if t.text.strip() and t.end <= pos]
+        k = next(
+            (
+                i
+                for i in range(len(toks) - 1, -1, -1)
+                if kind_of(toks[i].pos, toks[i].text) == "VERB"
+            ),
+            -1,
+        )
+        if k < 0:
+            return None
+        # 买了 / 喜欢啥品种的: the gap right after the verb and its aspect, or after a phrase of
+        # what kind ending in 的; not after a count (说一个: the measure's thing is ranked)
+        # or a receiver (推荐给我: the thing goes before 给)
+        between = toks[k + 1 :]
+        if not all(t.text in self.aspects for t in between) and not (
+            between[-1].text == "的"
+            and not any(t.text in RECIPIENTS or kind_of(t.pos, t.text) == "NUM" for t in between)
+        ):
+            return None
+        verb = toks[k].text
+        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+        verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+        found = self._same_verb_object(d, verbs, after_aspect=True)
+        if found is None:
+            return None
+        ti, obj = found
+        if len(obj) != 1 or obj in parse.text or self.personal.search(obj):
+            return None
+        if obj + "的" in ti.turn.content:
+            return None  # 要活的: a noun before 的 modifies what is taken, it is not taken
+        new = parse.text[:pos] + obj + parse.text[pos:]
+        return self._echoed(state, ti, new, obj, verb, "object")
 
     def _unnegated(self, word: str, *, every: bool = False) -> list[str]:
         """``word`` without the negation it opens with (dangling_verbs ``negations``: 不喜欢 ->
