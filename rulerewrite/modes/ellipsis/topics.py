@@ -394,12 +394,20 @@ class _Topics(_Judgements):
         come" and a time between (上海今年会不会下雪: 上海); a time alone when ``time_ok`` and
         the turn names no speaker (初二拿什么零食); None when there is none (不想单身了: no
         phrase) or it is a pronoun alone."""
+        said_text = ti.turn.content
         j = k - 1
         while j >= 0 and (
             (self._predicate_lead(ptoks[j]) and not is_question_word(ptoks[j].text))
             or (j > 0 and ptoks[j].text in self.continued_how_come)
         ):
             j -= 1  # 明天早上怎么会起不来: how come, between the phrase and the predicate
+        if (
+            j > 0
+            and j + 1 < k
+            and ptoks[j + 1].text in self.negations
+            and ptoks[j].text == said_text[ptoks[k].start]
+        ):
+            j -= 1  # 我厉不厉害 (jieba: 我 / 厉 / 不 / 厉害): the first A of the A-not-A
         if j < 0:
             return None
         said = ti.turn.content
@@ -479,6 +487,13 @@ class _Topics(_Judgements):
         ):
             return None  # 我 / 我们 / 我今天: the speakers; 那什么时候能看: a question
         phrase = said[ptoks[s].start : ptoks[j].end]
+        if (
+            len(phrase) > 2
+            and ptoks[k - 1].text in self.negations
+            and ptoks[k - 1].start == ptoks[j].end
+            and phrase[-1] == said[ptoks[k].start]
+        ):
+            phrase = phrase[:-1]  # 司昊田厉不厉害 (jieba: 田厉 / 不 / 厉害): the first A goes
         if ti.turn.role != "user" and self.personal.search(phrase):
             return None
         return phrase
