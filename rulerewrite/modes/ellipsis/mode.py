@@ -9,6 +9,7 @@ import re
 
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.ellipsis.common import (
+    _A_NOT_A,
     _HAS_QWORD,
     _REPLY_LEAD,
     _is_pronounish,
@@ -29,6 +30,13 @@ from rulerewrite.modes.multiturn import (
     user_owner,
 )
 from rulerewrite.text.builtin_parser import kind_of
+
+
+def _answers_a_not_a(text: str, asked: str) -> bool:
+    """``text`` says the predicate the turn ``asked`` asks both ways (厉不厉害 / 好不好吃: the
+    asked verb's first character and the one after the A-not-A, 厉害 / 好吃)."""
+    m = _A_NOT_A.search(asked)
+    return m is not None and (m["a"] + asked[m.end() : m.end() + 1]) in text
 
 
 @mode("ellipsis")
@@ -71,9 +79,13 @@ class Ellipsis(_Questions):
             or done.decision == "ask_user"
             or "coreference" in state.modes
             or not state.history
-            or self.mt.analyzer.is_chitchat(text)
         ):
             return done
+        if self.mt.analyzer.is_chitchat(text):
+            # 你说厉不厉害 / 厉害: the answer to an A-not-A question is no small talk
+            if not _answers_a_not_a(text, state.history[-1].content):
+                return done
+            return self._continued_predicate(done, self.mt.dialogue(done)) or done
         # nothing else completed the query: the fallbacks below, in this order
         d = self.mt.dialogue(done)
         exchange = last_exchange(done, d)

@@ -186,6 +186,7 @@ class _State:
         continued = lexicon.rule("completeness", "continued_predicate")
         self.continued_not = rule_words(continued, "not_verbs")
         self.continued_degrees = frozenset("".join(rule_words(continued, "degree_prefixes")))
+        self.continued_how_come = rule_words(continued, "how_come")
         self.purpose_verbs = self.mt.wordset("purpose_verbs")
         self.left_object_next = self.mt.wordset("left_object_next")
         self.complete_verbs = self.mt.wordset("complete_predicates")

@@ -39,6 +39,23 @@ from rulerewrite.text.builtin_parser import CONJ_WORDS, is_question_word, kind_o
 from rulerewrite.text.parse import Token
 
 
+def _verb_heads(toks: list[Token], q_end: int, ptoks: list[Token], t_end: int) -> bool:
+    """A run ending at ``q_end`` in the query's words ``toks`` and at ``t_end`` in the turn's
+    ``ptoks`` ends one character into a verb on both sides, two different words both tagged
+    verbs: the verb character they share heads both (下雪 / 下雨: the same 下 of the weather)."""
+    q = next((t for t in toks if t.start < q_end < t.end), None)
+    t = next((u for u in ptoks if u.start < t_end < u.end), None)
+    return (
+        q is not None
+        and t is not None
+        and q.start + 1 == q_end
+        and t.start + 1 == t_end
+        and q.text != t.text
+        and q.pos.startswith("v")
+        and t.pos.startswith("v")
+    )
+
+
 class _Topics(_Judgements):
     """Topic and comment: a subjectless comment takes the topic of the last exchange or the user's
     own topic (性能怎么样 -> 小米14性能怎么样)."""
@@ -258,7 +275,11 @@ class _Topics(_Judgements):
                     n += 1
                 if n > size:
                     best, size, t0 = k, n, p0
-            if best < 0 or (q0 + size not in ends and t0 + size not in t_ends):
+            if best < 0 or (
+                q0 + size not in ends
+                and t0 + size not in t_ends
+                and not _verb_heads(toks, q0 + size, ptoks, t0 + size)
+            ):
                 continue
             # the run without its lead words is a content predicate (not 是 / 有 / 好 / 什么)
             inner = [t for t in toks[qi:] if t.start < q0 + size]
@@ -297,7 +318,16 @@ class _Topics(_Judgements):
                 continue  # 复印店的猫: the run ends with a noun, a phrase of its own
             if self._object_dropped(ti, ptoks, t0 + size, toks, q0 + size):
                 continue  # 就没遇见过几个汉子 / 遇见了也…: the object is what the query lost
-            phrase = self._said_of(ti, ptoks, best, t0 + size)
+            # the query holds more of the turn's predicate than one character: a time is its
+            # subject only so (初二拿什么零食 / 不能拿零食, not 现在还疼吗 / 疼)
+            held = size > 1 or any(
+                u.text == t.text and kind_of(t.pos, t.text) == "NOUN"
+                for t in toks
+                if t.start >= q0 + size
+                for u in ptoks
+                if u.start >= t0 + size
+            )
+            phrase = self._said_of(ti, ptoks, best, t0 + size, time_ok=held)
             if phrase is not None:
                 return phrase, text[q0 : q0 + size]
         return None
@@ -320,7 +350,7 @@ class _Topics(_Judgements):
             return _verb_tagged(toks[qh]) or (_verb_tagged(ptoks[th]) and self._verbal(toks, qh))
         if t_whole:
             return _verb_tagged(toks[qh]) and self._verbal(ptoks, th)
-        return False
+        return _verb_heads(toks, q_end, ptoks, t_end)
 
     def _object_dropped(
         self, ti: TurnInfo, ptoks: list[Token], t_end: int, toks: list[Token], q_end: int
@@ -356,17 +386,38 @@ class _Topics(_Judgements):
             or u.text in self.how_degree
         )
 
-    def _said_of(self, ti: TurnInfo, ptoks: list[Token], k: int, run_end: int) -> str | None:
+    def _said_of(
+        self, ti: TurnInfo, ptoks: list[Token], k: int, run_end: int, *, time_ok: bool = False
+    ) -> str | None:
         """The noun phrase opening its clause in turn ``ti`` that the predicate at word ``k``
-        (running to ``run_end``) is said of, only adverbs, negations, modals and degrees
-        between; None when there is none (不想单身了: no phrase) or it is a pronoun alone."""
+        (running to ``run_end``) is said of, only adverbs, negations, modals, degrees, "how
+        come" and a time between (上海今年会不会下雪: 上海); a time alone when ``time_ok`` and
+        the turn names no speaker (初二拿什么零食); None when there is none (不想单身了: no
+        phrase) or it is a pronoun alone."""
+        said_text = ti.turn.content
         j = k - 1
-        while j >= 0 and self._predicate_lead(ptoks[j]) and not is_question_word(ptoks[j].text):
-            j -= 1
+        while j >= 0 and (
+            (self._predicate_lead(ptoks[j]) and not is_question_word(ptoks[j].text))
+            or (j > 0 and ptoks[j].text in self.continued_how_come)
+        ):
+            j -= 1  # 明天早上怎么会起不来: how come, between the phrase and the predicate
+        if (
+            j > 0
+            and j + 1 < k
+            and ptoks[j + 1].text in self.negations
+            and ptoks[j].text == said_text[ptoks[k].start]
+        ):
+            j -= 1  # 我厉不厉害 (jieba: 我 / 厉 / 不 / 厉害): the first A of the A-not-A
         if j < 0:
             return None
         said = ti.turn.content
         kinds = [kind_of(t.pos, t.text) for t in ptoks]
+        # a time after the phrase is no part of it (上海今年会不会下雪: 上海)
+        t1 = j
+        while j > 0 and kinds[j] == "TIME" and kinds[j - 1] in ("NOUN", "TIME"):
+            j -= 1
+        if kinds[j] == "TIME":
+            j = t1  # the time is the whole phrase (初二拿什么零食), read below
         # where the clause opens: after the last punctuation before the phrase, or after an
         # acknowledgement the turn opens with (好吧玥玥要吃水果)
         c0 = next((x + 1 for x in range(j, -1, -1) if kinds[x] == "PUNCT"), 0)
@@ -374,8 +425,16 @@ class _Topics(_Judgements):
         ack = ack or (self.interjection.match(said) if c0 == 0 else None)  # 额没掰过
         if ack is not None and ack.end() > 0:
             c0 = next((x for x, t in enumerate(ptoks) if t.start >= ack.end()), len(ptoks))
+        if c0 < j and ptoks[c0].text in self.continued_how_come:
+            c0 += 1  # 怎么高铁也会晚点: how come, before the phrase
         if c0 > j:
             return None
+        if all(kinds[x] == "TIME" for x in range(c0, j + 1)):
+            # 初二拿什么零食 / 明天早上怎么会起不来: a time the turn is about, no speaker in it,
+            # when the query holds more of its predicate (``time_ok``)
+            if not time_ok or self.personal.search(said):
+                return None
+            return said[ptoks[c0].start : ptoks[j].end]
         s = j
         while s > c0 and (
             kinds[s - 1] in ("NOUN", "PRON", "DE")
@@ -404,10 +463,21 @@ class _Topics(_Judgements):
             ):
                 return None
             s = c0
-            if len(said[ptoks[s].start : ptoks[j].end]) < 2 or any(
-                (kinds[x] not in ("NOUN", "NUM") and ptoks[x].pos != "zg")
-                or is_question_word(ptoks[x].text)
-                for x in range(s, j + 1)
+            # 高考没考好 (jieba: 高考 a verb): one word, then only the negated predicate, is
+            # what the turn says did not go well
+            negated_one = (
+                j == c0
+                and k == j + 2
+                and ptoks[j + 1].text in self.negations
+                and ptoks[j].text[-1] not in self.aspects  # 算了不听了: giving up, no subject
+            )
+            if len(said[ptoks[s].start : ptoks[j].end]) < 2 or (
+                not negated_one
+                and any(
+                    (kinds[x] not in ("NOUN", "NUM") and ptoks[x].pos != "zg")
+                    or is_question_word(ptoks[x].text)
+                    for x in range(s, j + 1)
+                )
             ):
                 return None  # 找人嫁了吧 / 关到打: a verb in it, no phrase
         if s != c0:
@@ -417,6 +487,13 @@ class _Topics(_Judgements):
         ):
             return None  # 我 / 我们 / 我今天: the speakers; 那什么时候能看: a question
         phrase = said[ptoks[s].start : ptoks[j].end]
+        if (
+            len(phrase) > 2
+            and ptoks[k - 1].text in self.negations
+            and ptoks[k - 1].start == ptoks[j].end
+            and phrase[-1] == said[ptoks[k].start]
+        ):
+            phrase = phrase[:-1]  # 司昊田厉不厉害 (jieba: 田厉 / 不 / 厉害): the first A goes
         if ti.turn.role != "user" and self.personal.search(phrase):
             return None
         return phrase
