@@ -759,6 +759,16 @@ class Coreference:
         if answer is None and ref.text in _BARE_THIS and ref.etype is None and not ref.noun:
             answer = self.mt.named_last(state, d, orig_text)  # 水煮肉片 / 这个是零食嘛
             why = "what the assistant just named"
+        if (
+            answer is None
+            and ref.text in _BARE_THIS - {"它"}
+            and ref.etype is None
+            and not ref.noun
+        ):
+            # 吃什么 / 据说冬天吃羊肉… / 除了这个: a demonstrative points at the answer (它 at
+            # the thing the question was about: 安心福终身寿险保障什么 / 身故和全残 / 它的…)
+            answer = self.mt.asked_object(state, d, orig_text)
+            why = "what the reply gave the verb the user asked about"
         if answer is None and ref.animacy == "human" and not ref.plural:
             answer = self._who_named(state, d, orig_text, ref)
             why = "the name the reply to a who-question gave"
