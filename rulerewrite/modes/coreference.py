@@ -447,6 +447,8 @@ class Coreference:
         self.who_words = self.mt.wordset("who_words")
         who_it = lexicon.rule("coreference", "who_it_is")  # 它是谁: 它 may be a person
         self.who_it_is = who_it.pattern if who_it is not None else None
+        kin = lexicon.rule("coreference", "kin_predicate")  # 这是我侄子: a person too
+        self.kin_predicate = kin.pattern if kin is not None else None
         # 这里 / 这儿 take a place of the last exchange only (rules/coreference.yaml ``here``)
         here = lexicon.rule("coreference", "here")
         self.here_source = here.source if here is not None else None
@@ -759,6 +761,16 @@ class Coreference:
         if answer is None and ref.text in _BARE_THIS and ref.etype is None and not ref.noun:
             answer = self.mt.named_last(state, d, orig_text)  # 水煮肉片 / 这个是零食嘛
             why = "what the assistant just named"
+        if (
+            answer is None
+            and ref.text in _BARE_THIS - {"它"}
+            and ref.etype is None
+            and not ref.noun
+        ):
+            # 吃什么 / 据说冬天吃羊肉… / 除了这个: a demonstrative points at the answer (它 at
+            # the thing the question was about: 安心福终身寿险保障什么 / 身故和全残 / 它的…)
+            answer = self.mt.asked_object(state, d, orig_text)
+            why = "what the reply gave the verb the user asked about"
         if answer is None and ref.animacy == "human" and not ref.plural:
             answer = self._who_named(state, d, orig_text, ref)
             why = "the name the reply to a who-question gave"
@@ -802,6 +814,7 @@ class Coreference:
             return self._replace(state, ref, cands[0], ref.noun_end)
         human = ref.animacy == "human"
         animacy = None if ref.animacy == "any" else ("human" if human else "nonhuman")
+        kin_said = bare and not ref.noun and self._kin_predicate(orig_text, ref)
         if ref.etype is not None:
             animacy = None
         elif (
@@ -815,6 +828,8 @@ class Coreference:
         elif bare and animacy == "nonhuman" and any(w in orig_text for w in self.who_words):
             # 这是谁: a bare 这 asking who is about a person
             animacy = None
+        elif kin_said:
+            animacy = "human"  # 这是我侄子: someone's person is meant
         elif self.who_it_is is not None and self.who_it_is.match(orig_text.strip()):
             animacy = None  # 它是谁: chat writes 它 for a person it asks about
         elif bare and animacy is None and self._about_place(orig_text):
@@ -928,6 +943,8 @@ class Coreference:
             if obj is not None:
                 why = f"the object of the same verb in the last exchange ({self.vo.source})"
                 return self._replace(state, ref, Candidate(obj, self.min_score, why), ref.end)
+        if not good and kin_said:
+            return state  # 这是我老板: no person named, and a thing (会议) is none
         if not good and not ref.noun and ref.etype is None and not eats:
             plain = self._plain_antecedent(d, window, orig_text, ref)
             if plain is not None:
@@ -1067,6 +1084,16 @@ class Coreference:
             # topic frame such as 你知道X吗, or a phrase both speakers said)
             if good and self._eaten_identity(orig_text, good[0]):
                 good = []  # 吃鸡公煲 / 那是什么: what is eaten is no name to identify
+            if kin_said:
+                # 这是我侄子: only a person the conversation named, never a thing (会议), nor
+                # one said as the owner of a thing (王一博的综艺: 这 may be the show)
+                good = [
+                    c
+                    for c in good
+                    if c.mention.etype in self.person_types and c.mention.gram != "att"
+                ]
+                if not good:
+                    return state
             if (
                 good
                 and (_strong(good[0]) or salient(good[0], _TOPICS))
@@ -1213,6 +1240,23 @@ class Coreference:
                 why = f"{good[0].why}; the whole name its frame said ({self.framed.source})"
                 return self._replace(state, ref, Candidate(whole, good[0].score, why), end)
         return self._replace(state, ref, good[0], end)
+
+    def _kin_predicate(self, text: str, ref: Ref) -> bool:
+        """The query says a bare 这 / 那 is someone's person (rules/coreference.yaml
+        ``kin_predicate``: 这是我侄子 / 那就是我的老板): the noun after the possessive is one
+        word of a person type."""
+        if self.kin_predicate is None:
+            return False
+        m = self.kin_predicate.match(text, ref.end)
+        if m is None:
+            return False
+        s, e = m.span("noun")
+        return any(
+            t.start == s
+            and t.end == e
+            and self.mt.analyzer.type_of(t.text, t.pos) in self.person_types
+            for t in self.mt.parse(text).tokens
+        )
 
     def _describes(self, text: str, ref: Ref, m: Mention) -> bool:
         """What: whether ``text`` is only a description of a person ending in ``ref`` (…的那个 /

@@ -825,6 +825,54 @@ class MultiTurn:
             return said_mention(whole, "work", ti.turn, "topic", start, "answer")
         return best
 
+    def asked_object(self, state: State, d: Dialogue, text: str) -> Mention | None:
+        """What the assistant's last turn gave the verb the user's what-question asked about,
+        when the reply says more than a bare answer (冬天吃什么 / 据说冬天吃羊肉最滋补了 -> 羊肉:
+        the noun after the question's own verb, :meth:`verb_object`); what a bare 这个 / 那个
+        then points at. None when the question asks what a thing is (是什么), the reply does
+        not repeat the verb, or what it gives the verb is a kind or said in ``text``."""
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        asked, reply = exchange
+        if _IDENTITY_Q.search(asked.turn.content):
+            return None
+        toks = asked.parse.tokens
+        at = next(
+            (
+                k
+                for k in range(1, len(toks))
+                if toks[k].text in _WHAT_WORDS
+                and kind_of(toks[k - 1].pos, toks[k - 1].text) == "VERB"
+            ),
+            None,
+        )
+        if at is None or toks[at - 1].text in _COPULAS:
+            return None  # 是什么意思 / 有什么禁忌: what a thing is or has, no verb's object
+        verb = toks[at - 1].text
+        # 住什么酒店: the kind asked for, which the answer may end with (全季酒店)
+        kind = toks[at + 1].text if at + 1 < len(toks) else ""
+        if len(verb) == 2 and verb[0] in self.echo_moods:
+            verb = verb[1]  # 爱吃什么: the verb after the mood word
+        got = self.verb_object([reply], [verb], query=text, kinds=False)
+        # 你喜欢吃什么零食 / 巧克力吧很受欢迎的…: a reply that opens with a noun phrase
+        obj = got[0] if got is not None else self.noun_object(reply, list(reply.parse.tokens), -1)
+        if got is None and not any(m.start == 0 and m.text == obj for m in reply.mentions):
+            return None  # 恩是啊比亚迪…: no noun phrase the reply opens with
+        if obj is None or obj in text or self.is_category(obj):
+            return None
+        core = obj.removesuffix(kind) if kind else obj
+        if not self._bigrams(core).isdisjoint(self._bigrams(asked.turn.content)):
+            return None  # 准备什么材料 / 准备绩效考核材料…: the question restated, no answer
+        start = reply.turn.content.find(obj)
+        nxt = next((u for u in reply.parse.tokens if u.start >= start + len(obj)), None)
+        if got is not None and nxt is not None and kind_of(nxt.pos, nxt.text) == "VERB":
+            return None  # 玩狼人/杀: a word the segmenter cut, or the subject of a clause
+        named = [m for m in reply.mentions if not m.is_set and m.text == obj]
+        if named:
+            return named[0]
+        return said_mention(obj, "thing", reply.turn, "obj", start, "answer")
+
     def asks_about_work(self, text: str) -> bool:
         """The query asks what one asks of a work: its author, story … (``title_hints``)."""
         return bool(self._title_re.search(text))
@@ -1632,6 +1680,10 @@ def _who_answer(d: Dialogue) -> int | None:
 # a question asking to pick or name a thing (去哪玩 / 最喜欢哪本书 / 吃什么), not one asking
 # what or who a topic is (李世民是谁 / 龟苓膏是什么)
 _WHICH_Q = re.compile(r"哪|什么|啥")
+# the what-words a verb asks its object with (吃什么 / 喝啥)
+_WHAT_WORDS = frozenset({"什么", "啥"})
+# verbs of being and having: 是什么意思 / 有什么禁忌 ask what a thing is or has
+_COPULAS = frozenset({"是", "叫", "算", "有"})
 # 什么动漫 / 哪首歌 / 啥书 / 哪一部电影 / 推荐一部好看的电影: a what-question (or a request
 # for a recommendation) and the kind it asks for (`n`)
 _WHAT_KIND = re.compile(
