@@ -274,8 +274,8 @@ class _Objects(_Works):
                 continue  # 今天你吃了吗: when, not what
             if kinds[-1] not in ("NOUN", "OTHER") or not set(kinds) <= self.vo_fronted_kinds:
                 continue  # 好久没玩了 / 哦都认识 / 你要负责吃完啊: no noun phrase before the verb
-            if any(t.text in PERSON_PRONOUNS for t in toks):
-                continue
+            if any(t.text in PERSON_PRONOUNS for t in toks) or x in self.mt.analyzer.non_entity:
+                continue  # 大家都去 / 别人也用: a stand-in (non_entity) for who, not a thing
             person = any(mt.text == x and mt.etype in HUMAN_TYPES for mt in ti.mentions) or (
                 len(toks) == 1 and self.mt.analyzer.type_of(x, toks[0].pos) in HUMAN_TYPES
             )
