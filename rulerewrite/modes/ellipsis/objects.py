@@ -45,7 +45,7 @@ from rulerewrite.modes.multiturn import (
     user_owner,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
-from rulerewrite.text.parse import Parse
+from rulerewrite.text.parse import Parse, Token
 
 
 class _Objects(_Works):
@@ -778,6 +778,16 @@ class _Objects(_Works):
             f for f in sorted(forms, key=len, reverse=True) if f not in self.verb_after_not
         )
 
+    def _attribute_end(self, text: str, toks: Sequence[Token], j: int) -> int:
+        """Where the longest attribute noun that starts with ``toks[j]`` and ends with a token
+        ends in ``text`` (价格; 审批人, which the segmenter cuts 审批/人 as 审批 is a dictionary
+        term), or 0 when none does."""
+        start = toks[j].start
+        for t in reversed(toks[j : j + 3]):
+            if text[start : t.end] in self.attributes:
+                return t.end
+        return 0
+
     def _gap(
         self,
         parse: Parse,
@@ -841,10 +851,13 @@ class _Objects(_Works):
                 return "subject", toks[i0].start if i0 < len(toks) else 0
             return None
         has_nominal_subject = attribute = False
-        for t, k in zip(toks[i0:], kinds[i0:], strict=True):
-            if k == "NOUN" and t.text in self.attributes:
+        covered = 0  # the end of the attribute noun read last
+        for j, (t, k) in enumerate(zip(toks, kinds, strict=True)):
+            if j < i0 or t.end <= covered:
+                continue
+            if k == "NOUN" and (covered := self._attribute_end(parse.text, toks, j)):
                 attribute = True
-                continue  # 保修多久 / 价格怎么样: an attribute of something not named
+                continue  # 保修多久 / 价格怎么样 / 审批人呢: an attribute of something not named
             if is_question_word(t.text):
                 break
             if k in ("NOUN",) or k == "PRON":

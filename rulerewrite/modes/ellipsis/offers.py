@@ -227,6 +227,7 @@ class _Offers(_Objects):
         return (
             len(toks) >= 2
             and toks[-1].text not in self.attributes
+            and said not in self.attributes  # 审批人 (审批/人): one attribute noun
             and toks[0].text not in ("有", "没有", "没")  # 有类似的动漫吗: what exists
             # 喜欢看的电影: the speaker's liking, a clause about the speaker
             and not all(kind_of(t.pos, t.text) == "VERB" for t in toks[:2])
