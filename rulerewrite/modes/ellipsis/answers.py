@@ -362,7 +362,7 @@ class _Answers(_Offers):
         if ack is None or ack.end() == 0:
             return False
         rest = [t for t in parse.tokens if t.start >= ack.end() and t.text.strip()]
-        said = parse.text[ack.end() :].lstrip().lstrip("不没")
+        said = self._without_negation(parse.text[ack.end() :].lstrip())
         if not rest or said.startswith(self.quiet_not_verbs):
             return False
         return not any(

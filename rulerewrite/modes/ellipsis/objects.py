@@ -768,7 +768,7 @@ class _Objects(_Works):
         if any(kind_of(t.pos, t.text) in ("NOUN", "DE") for t in toks[:-1]):
             return ()  # 莫西子诗的听过: a phrase of the query's own before the verb is its topic
         w = toks[-1].text.rstrip("了过着")
-        w = next(iter(self._unnegated(w)), w)
+        w = self._without_negation(w)
         forms = {w}
         if len(w) == 3 and w[1] in _POTENTIAL_MARKS:
             forms |= {w[0] + w[2], w[0], w[2]}  # 看不懂 / 看得懂
@@ -1086,7 +1086,7 @@ class _Objects(_Works):
     def _dangles(self, word: str) -> bool:
         """A transitive verb that can end a query without its object (看 / 看过 / 买了), also
         as jieba joins it to its negation or its potential complement (不吃 / 买不起)."""
-        if word in self.dangling or (word[-1:] in "了过着" and word[:-1] in self.dangling):
+        if word in self.dangling or (word[-1:] in self.aspects and word[:-1] in self.dangling):
             return True
         if word[:1] in self.negations and word[1:] in self.dangling:
             return word[1:] not in self.answer_verbs  # 没有 / 不会: an answer of its own
@@ -1220,14 +1220,14 @@ class _Objects(_Works):
         if len(verb) < 2 and verb not in self.dangling and not modal and not self._led(toks, j):
             return None
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
-        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
         having = verb in self.mt.vo_having_query
         if having:
             verbs |= self.mt.vo_having  # 没充电宝 / 我有: having and not having, one verb
         flipped: set[str] = set()
         if modal:
             # 不会 of the query is the modal 会 of 你会做饭吗, and the other way round
-            base = next(iter(self._unnegated(verb)), verb)
+            base = self._without_negation(verb)
             if base in self.modals:
                 flipped = ({base} | {n + base for n in self.negated}) - verbs
                 verbs |= flipped
@@ -1247,7 +1247,9 @@ class _Objects(_Works):
             if (
                 modal
                 and ti is not own
-                and self._a_request(unpunctuated(ti.turn.content), own, verb.lstrip("不没"))
+                and self._a_request(
+                    unpunctuated(ti.turn.content), own, self._without_negation(verb)
+                )
             ):
                 continue  # 狗能吃葡萄吗 / 能不能说点好听的 / 不能: the user's own question
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
@@ -1353,7 +1355,7 @@ class _Objects(_Works):
                 continue
             if k + 1 >= len(toks) or self._has_object(toks, kinds, k):
                 continue  # a verb ending the query is the bare verb echo's (short) business
-            if t.text.lstrip("不没").startswith(self.quiet_not_verbs):
+            if self._without_negation(t.text).startswith(self.quiet_not_verbs):
                 continue  # 知道啊: what is known is a fact, not a phrase
             end = self._after_aspect(toks, k)
             if t.text.endswith("着") or "着" in parse.text[t.end : end]:
@@ -1372,7 +1374,7 @@ class _Objects(_Works):
             if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in "不得":
                 continue  # 看不动了: the verb's potential complement, no new clause
             verb = t.text
-            verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+            verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
             # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
             verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
             # 玩过怪物猎人世界: the object after the verb's aspect; another verb only with a
@@ -1422,7 +1424,7 @@ class _Objects(_Works):
             if toks[n].text not in self.final_particles:
                 return None
             if (
-                t.text.lstrip("不没").startswith(self.quiet_not_verbs)
+                self._without_negation(t.text).startswith(self.quiet_not_verbs)
                 or "着" in parse.text[t.start : end]
                 or self._has_object(toks, kinds, k)
                 or end > self.short_len
@@ -1473,6 +1475,11 @@ class _Objects(_Works):
         for each negation it opens with (没有吃 -> 吃, 有吃). Empty when it opens with none."""
         out = [word[len(n) :] for n in self.negated if word.startswith(n) and len(word) > len(n)]
         return out if every else out[:1]
+
+    def _without_negation(self, word: str) -> str:
+        """``word`` without the negation it opens with (:meth:`_unnegated`: 不喜欢 -> 喜欢, 没有
+        吃 -> 吃), or ``word`` as it is (不 alone, 知道)."""
+        return next(iter(self._unnegated(word)), word)
 
     def _object_left_out(self, toks: list[Any], kinds: list[str], n: int) -> bool:
         """What follows a verb from ``toks[n]`` on cannot be its object: an adverb, a

@@ -160,7 +160,7 @@ class _Questions(_Topics):
             return None
         carriers = self.mv_carriers.get(m.group("base") or m.group("ab") or "愿", ())
         at = m.end("m")
-        base = m.group("m").lstrip("不没")
+        base = self._without_negation(m.group("m"))
         for ti in (exchange[1], exchange[0]):
             said = ti.turn.content
             if ti is exchange[1] and self._a_request(unpunctuated(said), exchange[0], base):
