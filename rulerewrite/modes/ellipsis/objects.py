@@ -1242,21 +1242,20 @@ class _Objects(_Works):
             and self._has_object(toks, [kind_of(t.pos, t.text) for t in toks], j)
         ):
             return None  # 三体也看过: the object stands in front of the verb (not 下沙 / 什么语言)
+        # the object: the same verb's (or a verb-object word's) in the last turns; a modal's
+        # verb phrase, or the noun after it (喜欢冬天 / 没有假期), in the loop below
+        found = None if modal else self._same_verb_object(d, verbs)
         own = _previous_question(d)
-        for ti in reversed(d.turns[-2:]):
-            if (
-                modal
-                and ti is not own
-                and self._a_request(
-                    unpunctuated(ti.turn.content), own, self._without_negation(verb)
-                )
+        for ti in reversed(d.turns[-2:]) if modal else ():
+            if found is not None:
+                break
+            if ti is not own and self._a_request(
+                unpunctuated(ti.turn.content), own, self._without_negation(verb)
             ):
                 continue  # 狗能吃葡萄吗 / 能不能说点好听的 / 不能: the user's own question
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                same = self.mt.same_verb(t.text, verbs)
-                bound = None if modal or same else self.mt.bound_object(ptoks, k, verbs)
-                if not same and bound is None:
+                if not self.mt.same_verb(t.text, verbs):
                     continue
                 if (
                     t.text in flipped
@@ -1266,9 +1265,9 @@ class _Objects(_Works):
                     continue  # 你想去爬山吗 / 我不想: the assistant asks, no statement of the verb
                 np: list[Any] = []
                 vp = ptoks[k + 1 :]
-                if modal and vp and vp[0].text in verbs:
+                if vp and vp[0].text in verbs:
                     vp = vp[1:]  # 会不会摔倒: the verb phrase after the modal's A-not-A
-                if modal and not (
+                if not (
                     vp
                     and (
                         vp[0].text in self.mt.vo_times
@@ -1304,29 +1303,31 @@ class _Objects(_Works):
                     end = self._after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
                     return self._echoed(state, ti, new, obj, verb, what)
-                named = bound or self.mt.noun_object(ti, ptoks, k)
-                if named is None:
-                    continue
-                obj = named
-                if obj in parse.text or self.personal.search(obj):
-                    return None
-                if (
-                    self.how.match(parse.text)
-                    # 如何找 / 怎么去: a how_object verb takes it after (如何找工作)
-                    and not (self.how_object is not None and self.how_object.match(parse.text))
-                    # 你知道怎么查文献吗 / 怎么查: the turn asked it so (怎么查文献)
-                    and not self.how_said.search(ti.turn.content[: t.start])
-                    # 如何提高自身修养 / 提高自身修养是… / 怎么提高: the user asked it so
-                    and not self._how_asked_of(d, verb, obj)
-                ):
-                    new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
-                else:
-                    end = self._after_aspect(toks, j)
-                    if parse.text[end - 1 : end] == "了" and end - 1 > toks[j].start:
-                        end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
-                    end = self._object_at(parse.text, end)  # 可以买吗 -> 比特币可以买吗
-                    new = parse.text[:end] + obj + parse.text[end:]
-                return self._echoed(state, ti, new, obj, verb, "object")
+                named = self.mt.noun_object(ti, ptoks, k)
+                if named is not None:
+                    found = ti, named, t.start
+                    break
+        if found is not None:
+            ti, obj, said_at = found
+            if obj in parse.text or self.personal.search(obj):
+                return None
+            if (
+                self.how.match(parse.text)
+                # 如何找 / 怎么去: a how_object verb takes it after (如何找工作)
+                and not (self.how_object is not None and self.how_object.match(parse.text))
+                # 你知道怎么查文献吗 / 怎么查: the turn asked it so (怎么查文献)
+                and not self.how_said.search(ti.turn.content[:said_at])
+                # 如何提高自身修养 / 提高自身修养是… / 怎么提高: the user asked it so
+                and not self._how_asked_of(d, verb, obj)
+            ):
+                new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
+            else:
+                end = self._after_aspect(toks, j)
+                if parse.text[end - 1 : end] == "了" and end - 1 > toks[j].start:
+                    end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
+                end = self._object_at(parse.text, end)  # 可以买吗 -> 比特币可以买吗
+                new = parse.text[:end] + obj + parse.text[end:]
+            return self._echoed(state, ti, new, obj, verb, "object")
         return None
 
     def _mid_verb_echo(self, state: State, d: Dialogue, parse: Parse) -> State | None:
@@ -1386,7 +1387,7 @@ class _Objects(_Works):
                 if dangles:
                     return None
                 continue
-            ti, obj = found
+            ti, obj, _at = found
             if obj in parse.text or self.personal.search(obj):
                 return None
             if (purpose or (going and not self._dangles(verb))) and not any(
@@ -1445,9 +1446,9 @@ class _Objects(_Works):
         after_count: bool = False,
         bound: bool = True,
         min_len: int = 1,
-    ) -> tuple[TurnInfo, str] | None:
+    ) -> tuple[TurnInfo, str, int] | None:
         """The first object one of ``verbs`` has in the last two turns, the latest first (its
-        turn and the object): the noun phrase after the same verb (``after_aspect``: after its
+        turn, the object and where the verb starts in the turn): the noun phrase after the same verb (``after_aspect``: after its
         aspect particles too, 玩过怪物猎人世界; ``after_count``: after its own count, 要一杯拿铁),
         or, with ``bound``, the noun of a verb-object word jieba keeps whole (会发表情 / 再发几个
         -> 表情); objects shorter than ``min_len`` are passed over. None when no turn has one."""
@@ -1466,7 +1467,7 @@ class _Objects(_Works):
                     a += 1
                 obj = word or self.mt.noun_object(ti, ptoks, a)
                 if obj is not None and len(obj) >= min_len:
-                    return ti, obj
+                    return ti, obj, t.start
         return None
 
     def _unnegated(self, word: str, *, every: bool = False) -> list[str]:
@@ -1545,7 +1546,7 @@ class _Objects(_Works):
         # 我要一杯拿铁 / 我也要一杯: the noun after the verb's own count
         said = self._same_verb_object(d, {verb}, after_count=True)
         if said is not None:
-            ti, obj = said
+            ti, obj, _at = said
             if obj in text or self.personal.search(obj):
                 return None
             return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
