@@ -421,6 +421,8 @@ class ContextAnalyzer:
         self.relative_sources = frozenset(src for _p, src in self.relative_frames)
         whole = lexicon.rule("context", "whole_turn_name")
         self.whole_turn = whole.pattern if whole is not None else None
+        prohibition = lexicon.rule("context", "prohibition")
+        self.prohibition = prohibition.pattern if prohibition is not None else None
         self.whole_turn_source = whole.source if whole is not None else "context"
         # mentions a topic frame or whole_turn_name took whole: a 你 / 我 inside is part of a word
         self.title_sources = self.topic_sources | {self.whole_turn_source}
@@ -496,6 +498,13 @@ class ContextAnalyzer:
         self._runs = lru_cache(maxsize=cache)(self._runs_uncached)
         # a head word's type, asked of the same few words for every phrase of every turn
         self.type_of = lru_cache(maxsize=cache)(self._type_of)  # type: ignore[method-assign]
+
+    def _prohibits(self, token: Token) -> bool:
+        """Whether ``token`` is a prohibition jieba made one word of (别生气 / 别客气: 别 and a
+        dictionary word after it; rules/context.yaml ``prohibition``), a clause said to the
+        listener rather than a thing named (别墅 / 别克 / 别针 are words of their own)."""
+        m = self.prohibition.match(token.text) if self.prohibition is not None else None
+        return m is not None and self.lexicon.segmenter.freq(m.group("rest")) > 0
 
     def dialogue(self, history: Sequence[Turn], *, lazy: bool = False) -> Dialogue:
         """The window: the last ``window`` exchanges, chit-chat turns dropped. ``lazy``: the
@@ -952,7 +961,7 @@ class ContextAnalyzer:
                 a, b = self._foreign_edges(toks, a, b)
             s, e = toks[a].start + front, toks[b - 1].end - trim
             phrase = text[s:e]
-            if head.text in self.non_entity or phrase in self.non_entity:
+            if head.text in self.non_entity or phrase in self.non_entity or self._prohibits(head):
                 continue
             if _QWORD.search(phrase) or (a > 0 and toks[a - 1].text == "哪"):
                 # 多少钱 / 什么东西: a question, not an antecedent; nor is what follows a bare 哪,

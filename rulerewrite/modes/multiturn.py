@@ -230,6 +230,10 @@ class MultiTurn:
         self.vo_max = int((vo.get("max_object") if vo else 0) or 8)
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
+        # the aspect words after a verb (dangling_verbs ``aspects``: 了 / 过 / 着)
+        self.aspects = frozenset(
+            str(w) for w in ((dangling.get("aspects") or ()) if dangling else ())
+        )
         self.vo_give = self.wordset("give_verbs")
         self.vo_counts = frozenset(str(w) for w in ((vo.get("work_counts") or ()) if vo else ()))
         self.vo_complements = frozenset(
@@ -460,7 +464,7 @@ class MultiTurn:
             if self._verb_form(w, verb, t.pos):
                 j = k
                 while j + 1 < len(ptoks) and (
-                    ptoks[j + 1].text in ("了", "过", "着")
+                    ptoks[j + 1].text in self.aspects
                     or kind_of(ptoks[j + 1].pos, ptoks[j + 1].text) == "NUM"
                     # 送你 + 月饼: who receives, after a verb of giving only (认识我哥哥)
                     or (j == k and verb in self.vo_give and ptoks[j + 1].text in RECIPIENTS)
@@ -533,7 +537,7 @@ class MultiTurn:
         """``word`` (tagged ``pos``) of a history turn is ``verb`` with its aspect, its negation
         or a mood word before it (换了 / 没用过 / 爱看), or a two-character verb ending with it
         (更换 / 阅读; not a noun such as 边玩 of 边玩边学)."""
-        w = word[:-1] if word[-1:] in "了过着" and len(word) > len(verb) else word
+        w = word[:-1] if word[-1:] in self.aspects and len(word) > len(verb) else word
         w = w[1:] if w[:1] in "不没" and len(w) > len(verb) else w
         return (
             w == verb

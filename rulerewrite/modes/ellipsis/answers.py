@@ -362,7 +362,7 @@ class _Answers(_Offers):
         if ack is None or ack.end() == 0:
             return False
         rest = [t for t in parse.tokens if t.start >= ack.end() and t.text.strip()]
-        said = parse.text[ack.end() :].lstrip().lstrip("不没")
+        said = self._without_negation(parse.text[ack.end() :].lstrip())
         if not rest or said.startswith(self.quiet_not_verbs):
             return False
         return not any(
@@ -1087,6 +1087,14 @@ class _Answers(_Offers):
             if m is None:
                 continue
             said = unpunctuated(last.turn.content)
+            own = False
+            if rule.get("past_evaluation") and self.evaluation.match(said):
+                # 我是四川人 / 好巧 / 我也是: the bare evaluation reacts to the user's own
+                # statement, which is what the reply echoes (said as it was: no perspective)
+                user = d.turns[-2] if len(d.turns) >= 2 else None
+                if user is None or user.turn.role != "user" or is_question(user.parse):
+                    return None
+                last, said, own = user, unpunctuated(user.turn.content), True
             led = lead.sub("", said, count=1)
             remark = end.sub("", led).strip()
             if (
@@ -1098,7 +1106,9 @@ class _Answers(_Offers):
                 or re.search(r"[,，。;；!！?？\s]", remark)
             ):
                 return None
-            remark = remark.translate(_PERSPECTIVE)
+            if own and self.personal.search(remark):
+                return None  # 我喜欢我妈 / 好巧 / 我也是: whose 我 that is is unclear
+            remark = remark if own else remark.translate(_PERSPECTIVE)
             reply, pt = m.group("r"), m.group("pt") or ""
             if not remark or remark[0] == "的":
                 return None

@@ -45,7 +45,7 @@ from rulerewrite.modes.multiturn import (
     user_owner,
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
-from rulerewrite.text.parse import Parse
+from rulerewrite.text.parse import Parse, Token
 
 
 class _Objects(_Works):
@@ -274,8 +274,8 @@ class _Objects(_Works):
                 continue  # 今天你吃了吗: when, not what
             if kinds[-1] not in ("NOUN", "OTHER") or not set(kinds) <= self.vo_fronted_kinds:
                 continue  # 好久没玩了 / 哦都认识 / 你要负责吃完啊: no noun phrase before the verb
-            if any(t.text in PERSON_PRONOUNS for t in toks):
-                continue
+            if any(t.text in PERSON_PRONOUNS for t in toks) or x in self.mt.analyzer.non_entity:
+                continue  # 大家都去 / 别人也用: a stand-in (non_entity) for who, not a thing
             person = any(mt.text == x and mt.etype in HUMAN_TYPES for mt in ti.mentions) or (
                 len(toks) == 1 and self.mt.analyzer.type_of(x, toks[0].pos) in HUMAN_TYPES
             )
@@ -768,7 +768,7 @@ class _Objects(_Works):
         if any(kind_of(t.pos, t.text) in ("NOUN", "DE") for t in toks[:-1]):
             return ()  # 莫西子诗的听过: a phrase of the query's own before the verb is its topic
         w = toks[-1].text.rstrip("了过着")
-        w = next(iter(self._unnegated(w)), w)
+        w = self._without_negation(w)
         forms = {w}
         if len(w) == 3 and w[1] in _POTENTIAL_MARKS:
             forms |= {w[0] + w[2], w[0], w[2]}  # 看不懂 / 看得懂
@@ -777,6 +777,16 @@ class _Objects(_Works):
         return tuple(
             f for f in sorted(forms, key=len, reverse=True) if f not in self.verb_after_not
         )
+
+    def _attribute_end(self, text: str, toks: Sequence[Token], j: int) -> int:
+        """Where the longest attribute noun that starts with ``toks[j]`` and ends with a token
+        ends in ``text`` (价格; 审批人, which the segmenter cuts 审批/人 as 审批 is a dictionary
+        term), or 0 when none does."""
+        start = toks[j].start
+        for t in reversed(toks[j : j + 3]):
+            if text[start : t.end] in self.attributes:
+                return t.end
+        return 0
 
     def _gap(
         self,
@@ -841,10 +851,13 @@ class _Objects(_Works):
                 return "subject", toks[i0].start if i0 < len(toks) else 0
             return None
         has_nominal_subject = attribute = False
-        for t, k in zip(toks[i0:], kinds[i0:], strict=True):
-            if k == "NOUN" and t.text in self.attributes:
+        covered = 0  # the end of the attribute noun read last
+        for j, (t, k) in enumerate(zip(toks, kinds, strict=True)):
+            if j < i0 or t.end <= covered:
+                continue
+            if k == "NOUN" and (covered := self._attribute_end(parse.text, toks, j)):
                 attribute = True
-                continue  # 保修多久 / 价格怎么样: an attribute of something not named
+                continue  # 保修多久 / 价格怎么样 / 审批人呢: an attribute of something not named
             if is_question_word(t.text):
                 break
             if k in ("NOUN",) or k == "PRON":
@@ -1073,7 +1086,7 @@ class _Objects(_Works):
     def _dangles(self, word: str) -> bool:
         """A transitive verb that can end a query without its object (看 / 看过 / 买了), also
         as jieba joins it to its negation or its potential complement (不吃 / 买不起)."""
-        if word in self.dangling or (word[-1:] in "了过着" and word[:-1] in self.dangling):
+        if word in self.dangling or (word[-1:] in self.aspects and word[:-1] in self.dangling):
             return True
         if word[:1] in self.negations and word[1:] in self.dangling:
             return word[1:] not in self.answer_verbs  # 没有 / 不会: an answer of its own
@@ -1209,14 +1222,14 @@ class _Objects(_Works):
             # the same verb's 把 phrase disposed of
             return self._ba_echo(state, d, parse, toks, j)
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
-        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
         having = verb in self.mt.vo_having_query
         if having:
             verbs |= self.mt.vo_having  # 没充电宝 / 我有: having and not having, one verb
         flipped: set[str] = set()
         if modal:
             # 不会 of the query is the modal 会 of 你会做饭吗, and the other way round
-            base = next(iter(self._unnegated(verb)), verb)
+            base = self._without_negation(verb)
             if base in self.modals:
                 flipped = ({base} | {n + base for n in self.negated}) - verbs
                 verbs |= flipped
@@ -1231,19 +1244,20 @@ class _Objects(_Works):
             and self._has_object(toks, [kind_of(t.pos, t.text) for t in toks], j)
         ):
             return None  # 三体也看过: the object stands in front of the verb (not 下沙 / 什么语言)
+        # the object: the same verb's (or a verb-object word's) in the last turns; a modal's
+        # verb phrase, or the noun after it (喜欢冬天 / 没有假期), in the loop below
+        found = None if modal else self._same_verb_object(d, verbs)
         own = _previous_question(d)
-        for ti in reversed(d.turns[-2:]):
-            if (
-                modal
-                and ti is not own
-                and self._a_request(unpunctuated(ti.turn.content), own, verb.lstrip("不没"))
+        for ti in reversed(d.turns[-2:]) if modal else ():
+            if found is not None:
+                break
+            if ti is not own and self._a_request(
+                unpunctuated(ti.turn.content), own, self._without_negation(verb)
             ):
                 continue  # 狗能吃葡萄吗 / 能不能说点好听的 / 不能: the user's own question
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
-                same = self.mt.same_verb(t.text, verbs)
-                bound = None if modal or same else self.mt.bound_object(ptoks, k, verbs)
-                if not same and bound is None:
+                if not self.mt.same_verb(t.text, verbs):
                     continue
                 if (
                     t.text in flipped
@@ -1253,9 +1267,9 @@ class _Objects(_Works):
                     continue  # 你想去爬山吗 / 我不想: the assistant asks, no statement of the verb
                 np: list[Any] = []
                 vp = ptoks[k + 1 :]
-                if modal and vp and vp[0].text in verbs:
+                if vp and vp[0].text in verbs:
                     vp = vp[1:]  # 会不会摔倒: the verb phrase after the modal's A-not-A
-                if modal and not (
+                if not (
                     vp
                     and (
                         vp[0].text in self.mt.vo_times
@@ -1291,29 +1305,31 @@ class _Objects(_Works):
                     end = self._after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
                     return self._echoed(state, ti, new, obj, verb, what)
-                named = bound or self.mt.noun_object(ti, ptoks, k)
-                if named is None:
-                    continue
-                obj = named
-                if obj in parse.text or self.personal.search(obj):
-                    return None
-                if (
-                    self.how.match(parse.text)
-                    # 如何找 / 怎么去: a how_object verb takes it after (如何找工作)
-                    and not (self.how_object is not None and self.how_object.match(parse.text))
-                    # 你知道怎么查文献吗 / 怎么查: the turn asked it so (怎么查文献)
-                    and not self.how_said.search(ti.turn.content[: t.start])
-                    # 如何提高自身修养 / 提高自身修养是… / 怎么提高: the user asked it so
-                    and not self._how_asked_of(d, verb, obj)
-                ):
-                    new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
-                else:
-                    end = self._after_aspect(toks, j)
-                    if parse.text[end - 1 : end] == "了" and end - 1 > toks[j].start:
-                        end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
-                    end = self._object_at(parse.text, end)  # 可以买吗 -> 比特币可以买吗
-                    new = parse.text[:end] + obj + parse.text[end:]
-                return self._echoed(state, ti, new, obj, verb, "object")
+                named = self.mt.noun_object(ti, ptoks, k)
+                if named is not None:
+                    found = ti, named, t.start
+                    break
+        if found is not None:
+            ti, obj, said_at = found
+            if obj in parse.text or self.personal.search(obj):
+                return None
+            if (
+                self.how.match(parse.text)
+                # 如何找 / 怎么去: a how_object verb takes it after (如何找工作)
+                and not (self.how_object is not None and self.how_object.match(parse.text))
+                # 你知道怎么查文献吗 / 怎么查: the turn asked it so (怎么查文献)
+                and not self.how_said.search(ti.turn.content[:said_at])
+                # 如何提高自身修养 / 提高自身修养是… / 怎么提高: the user asked it so
+                and not self._how_asked_of(d, verb, obj)
+            ):
+                new = obj + parse.text  # 怎么写 -> 藏头诗怎么写: the object goes first
+            else:
+                end = self._after_aspect(toks, j)
+                if parse.text[end - 1 : end] == "了" and end - 1 > toks[j].start:
+                    end -= 1  # 去过了 -> 去过成都了: a final 了 closes the sentence
+                end = self._object_at(parse.text, end)  # 可以买吗 -> 比特币可以买吗
+                new = parse.text[:end] + obj + parse.text[end:]
+            return self._echoed(state, ti, new, obj, verb, "object")
         # 先把你的文件发我 / 你先发: no object after the verb, the one its 把 put before it
         return None if modal else self._ba_echo(state, d, parse, toks, j)
 
@@ -1385,7 +1401,7 @@ class _Objects(_Works):
                 continue
             if k + 1 >= len(toks) or self._has_object(toks, kinds, k):
                 continue  # a verb ending the query is the bare verb echo's (short) business
-            if t.text.lstrip("不没").startswith(self.quiet_not_verbs):
+            if self._without_negation(t.text).startswith(self.quiet_not_verbs):
                 continue  # 知道啊: what is known is a fact, not a phrase
             end = self._after_aspect(toks, k)
             if t.text.endswith("着") or "着" in parse.text[t.end : end]:
@@ -1404,7 +1420,7 @@ class _Objects(_Works):
             if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in "不得":
                 continue  # 看不动了: the verb's potential complement, no new clause
             verb = t.text
-            verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+            verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
             # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
             verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
             # 玩过怪物猎人世界: the object after the verb's aspect; another verb only with a
@@ -1416,7 +1432,7 @@ class _Objects(_Works):
                 if dangles:
                     return None
                 continue
-            ti, obj = found
+            ti, obj, _at = found
             if obj in parse.text or self.personal.search(obj):
                 return None
             if (purpose or (going and not self._dangles(verb))) and not any(
@@ -1454,7 +1470,7 @@ class _Objects(_Works):
             if toks[n].text not in self.final_particles:
                 return None
             if (
-                t.text.lstrip("不没").startswith(self.quiet_not_verbs)
+                self._without_negation(t.text).startswith(self.quiet_not_verbs)
                 or "着" in parse.text[t.start : end]
                 or self._has_object(toks, kinds, k)
                 or end > self.short_len
@@ -1475,12 +1491,13 @@ class _Objects(_Works):
         after_count: bool = False,
         bound: bool = True,
         min_len: int = 1,
-    ) -> tuple[TurnInfo, str] | None:
+    ) -> tuple[TurnInfo, str, int] | None:
         """The first object one of ``verbs`` has in the last two turns, the latest first (its
-        turn and the object): the noun phrase after the same verb (``after_aspect``: after its
-        aspect particles too, 玩过怪物猎人世界; ``after_count``: after its own count, 要一杯拿铁),
-        or, with ``bound``, the noun of a verb-object word jieba keeps whole (会发表情 / 再发几个
-        -> 表情); objects shorter than ``min_len`` are passed over. None when no turn has one."""
+        turn, the object and where the verb starts in the turn): the noun phrase after the same
+        verb (``after_aspect``: after its aspect particles too, 玩过怪物猎人世界; ``after_count``:
+        after its own count, 要一杯拿铁), or, with ``bound``, the noun of a verb-object word jieba
+        keeps whole (会发表情 / 再发几个 -> 表情); objects shorter than ``min_len`` are passed
+        over. None when no turn has one."""
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
@@ -1496,7 +1513,7 @@ class _Objects(_Works):
                     a += 1
                 obj = word or self.mt.noun_object(ti, ptoks, a)
                 if obj is not None and len(obj) >= min_len:
-                    return ti, obj
+                    return ti, obj, t.start
         return None
 
     def _one_char_object(self, state: State, d: Dialogue, parse: Parse, pos: int) -> State | None:
@@ -1527,12 +1544,12 @@ class _Objects(_Works):
         ):
             return None
         verb = toks[k].text
-        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in "了过着" else {verb}
+        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
         verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
         found = self._same_verb_object(d, verbs, after_aspect=True)
         if found is None:
             return None
-        ti, obj = found
+        ti, obj, _at = found
         if len(obj) != 1 or obj in parse.text or self.personal.search(obj):
             return None
         if obj + "的" in ti.turn.content:
@@ -1546,6 +1563,11 @@ class _Objects(_Works):
         for each negation it opens with (没有吃 -> 吃, 有吃). Empty when it opens with none."""
         out = [word[len(n) :] for n in self.negated if word.startswith(n) and len(word) > len(n)]
         return out if every else out[:1]
+
+    def _without_negation(self, word: str) -> str:
+        """``word`` without the negation it opens with (:meth:`_unnegated`: 不喜欢 -> 喜欢, 没有
+        吃 -> 吃), or ``word`` as it is (不 alone, 知道)."""
+        return next(iter(self._unnegated(word)), word)
 
     def _object_left_out(self, toks: list[Any], kinds: list[str], n: int) -> bool:
         """What follows a verb from ``toks[n]`` on cannot be its object: an adverb, a
@@ -1611,7 +1633,7 @@ class _Objects(_Works):
         # 我要一杯拿铁 / 我也要一杯: the noun after the verb's own count
         said = self._same_verb_object(d, {verb}, after_count=True)
         if said is not None:
-            ti, obj = said
+            ti, obj, _at = said
             if obj in text or self.personal.search(obj):
                 return None
             return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")

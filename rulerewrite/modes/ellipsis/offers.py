@@ -227,6 +227,7 @@ class _Offers(_Objects):
         return (
             len(toks) >= 2
             and toks[-1].text not in self.attributes
+            and said not in self.attributes  # 审批人 (审批/人): one attribute noun
             and toks[0].text not in ("有", "没有", "没")  # 有类似的动漫吗: what exists
             # 喜欢看的电影: the speaker's liking, a clause about the speaker
             and not all(kind_of(t.pos, t.text) == "VERB" for t in toks[:2])
@@ -428,6 +429,11 @@ class _Offers(_Objects):
         ):
             return None
         start, end = min(x.start for x in last), max(x.end for x in last)
+        before = [t.text for t in told.parse.tokens if t.end <= start and t.text.strip()]
+        if len(before) >= 2 and before[-2] in self.copulas and is_question_word(before[-1]):
+            # 老板这是什么态度 / 京东方是什么公司: the kind a copula question asks is no thing
+            # the turn named (什么洗面奶好用 names one)
+            return None
         if told.turn.content[:start].endswith(self.going):
             return None  # 去大理玩吗: where one goes is a place, whatever its tag
         # 你的手机壳 / 你也买一个 -> 你也买一个手机壳: whose it was is no part of the thing asked for

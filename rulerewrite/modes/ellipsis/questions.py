@@ -160,7 +160,7 @@ class _Questions(_Topics):
             return None
         carriers = self.mv_carriers.get(m.group("base") or m.group("ab") or "愿", ())
         at = m.end("m")
-        base = m.group("m").lstrip("不没")
+        base = self._without_negation(m.group("m"))
         for ti in (exchange[1], exchange[0]):
             said = ti.turn.content
             if ti is exchange[1] and self._a_request(unpunctuated(said), exchange[0], base):
@@ -501,18 +501,14 @@ class _Questions(_Topics):
         / 作者呢 / 主角谁); with ``alone``, also an attribute noun (attribute_nouns, not a type
         hint such as 多少钱) and nothing else (作者 / 代表作)."""
         toks = [t for t in parse.tokens if t.start >= pos and t.text.strip()]
-        if len(toks) == 1:
-            return (
-                alone
-                and toks[0].text in self.attribute_nouns
-                and kind_of(toks[0].pos, toks[0].text) == "NOUN"
-            )
-        return (
-            len(toks) >= 2
-            and toks[0].text in self.attributes
-            and kind_of(toks[0].pos, toks[0].text) == "NOUN"
-            and toks[1].text in ("是", "呢", "谁")
-        )
+        if not toks or kind_of(toks[0].pos, toks[0].text) != "NOUN":
+            return False
+        # the attribute noun may be more than one token (审批/人: 审批 is a dictionary term)
+        end = self._attribute_end(parse.text, toks, 0)
+        n = sum(1 for t in toks if t.end <= end)
+        if end and n == len(toks):
+            return alone and parse.text[toks[0].start : end] in self.attribute_nouns
+        return bool(end) and toks[n].text in ("是", "呢", "谁")
 
     def _bare_attr(self, parse: Parse) -> bool:
         """Nothing but an attribute and a question (保修多久 / 续航怎么样 / 落户需要什么条件):

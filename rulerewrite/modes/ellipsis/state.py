@@ -169,7 +169,7 @@ class _State:
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.no_place = tuple((dangling.get("no_place") or ()) if dangling else ())
         self.echo_moods = self.mt.echo_moods
-        self.aspects = frozenset((dangling.get("aspects") or ()) if dangling else ())
+        self.aspects = self.mt.aspects
         self.negations = frozenset((dangling.get("negations") or ()) if dangling else ())
         self.negated = tuple(sorted(self.negations, key=len, reverse=True))  # 没有 before 没
         self.answer_verbs = frozenset((dangling.get("answer_verbs") or ()) if dangling else ())
