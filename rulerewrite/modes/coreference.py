@@ -758,15 +758,11 @@ class Coreference:
         if answer is None and ref.animacy != "human" and not ref.plural:
             answer = self.mt.answer_mention(state, d, orig_text)
             why = "answer to a which-question"
-        if answer is None and ref.text in _BARE_THIS and ref.etype is None and not ref.noun:
+        plain_this = ref.text in _BARE_THIS and ref.etype is None and not ref.noun
+        if answer is None and plain_this:
             answer = self.mt.named_last(state, d, orig_text)  # 水煮肉片 / 这个是零食嘛
             why = "what the assistant just named"
-        if (
-            answer is None
-            and ref.text in _BARE_THIS - {"它"}
-            and ref.etype is None
-            and not ref.noun
-        ):
+        if answer is None and plain_this and ref.text in _BARE_DEMONSTRATIVES:
             # 吃什么 / 据说冬天吃羊肉… / 除了这个: a demonstrative points at the answer (它 at
             # the thing the question was about: 安心福终身寿险保障什么 / 身故和全残 / 它的…)
             answer = self.mt.asked_object(state, d, orig_text)
@@ -1463,17 +1459,20 @@ class Coreference:
         ``not_heads``, names no demonstrative, agrees with a gendered pronoun and, for 他 / 她,
         is a name, a person or a word the segmenter rarely sees (``common_freq``): 公司 / 生活
         are what the chat is about, not whom 他 means. For 他 / 她, the owner of a thing
-        (任然的歌 -> 任然) is who is meant. None otherwise."""
+        (任然的歌 -> 任然) is who is meant. A plain demonstrative the caller let through
+        (:meth:`_lone_demonstrative`: 这个太甜) takes a leader both speakers said
+        (``demonstrative_salient``), a person too (这是我的偶像), and none that is one of a
+        coordinated pair there (巧克力和蛋糕都有). None otherwise."""
         if self._person_before(text, ref):
             return None  # the query names its own person before the pronoun
-        best = self._clear_leader(d, window, text, self.lone.margin)
+        ranked = self._window_ranked(d, window, text)
+        best = self._clear_leader(d, window, text, self.lone.margin, ranked)
         narrative = self.mt.is_statement(text)
         kinds = self.lone.statement_salient if narrative else self.lone.salient
         if ref.text in self.lone.demonstratives:
             kinds = self.lone.demonstrative_salient
-            if best is not None and set_rivals(
-                [best, *(c for c in self.mt.rank(d, text=text) if c.mention.turn in window)], d
-            ):
+            # the leader heads ``ranked`` (it leads the window's candidates)
+            if best is not None and set_rivals(ranked, d):
                 return None  # 巧克力和蛋糕都有 / 这个: one of a pair, which one is open
         if best is None or not salient(best, kinds):
             return None
@@ -1903,6 +1902,7 @@ class Coreference:
         """The name the user's last turn is about when it only praises, likes, misses or asks
         about knowing someone, or is nothing but the name (rules/coreference.yaml
         ``framed_name``: 某某真帅 / 好喜欢某某怎么办 / 我想某某 / 某某是个英雄 / 认识吗某某 / 某某哦),
+        or the name after the word of the person's trade (``role``: 古风歌手东篱 / 导演某某),
         or the name either turn says is the speaker's idol (某某是我的女神), whatever the
         segmenter made of it: the frame's ``name``, made of whole words that look like a name
         (as for ``exchange_echo``; any whole words when the frame itself says a person is
@@ -2444,15 +2444,25 @@ class Coreference:
                 at = said.find(word, at + 1)
         return False
 
-    def _clear_leader(self, d: Any, window: set[int], text: str, margin: float) -> Candidate | None:
+    def _window_ranked(self, d: Any, window: set[int], text: str) -> list[Candidate]:
+        """The candidates of the last exchange (``window``), of any type, best first."""
+        return [c for c in self.mt.rank(d, text=text) if c.mention.turn in window]
+
+    def _clear_leader(
+        self,
+        d: Any,
+        window: set[int],
+        text: str,
+        margin: float,
+        ranked: list[Candidate] | None = None,
+    ) -> Candidate | None:
         """The best candidate of the last exchange (``window``), of any type, when it scores
         ``min_score`` and leads the next candidate there by ``margin``: one thing was talked
-        about. None otherwise."""
-        near = [
-            c
-            for c in self.mt.rank(d, text=text)
-            if c.mention.turn in window and c.score >= self.min_score
-        ]
+        about. None otherwise. ``ranked``: the window's candidates (:meth:`_window_ranked`)
+        when the caller has them already."""
+        if ranked is None:
+            ranked = self._window_ranked(d, window, text)
+        near = [c for c in ranked if c.score >= self.min_score]
         if not near or (len(near) > 1 and near[0].score - near[1].score < margin):
             return None
         return near[0]
@@ -2696,7 +2706,9 @@ _OF_THE_KIND = frozenset({"kind"})
 _NEVER = re.compile("(?!)")
 _CLAUSE_SPLIT = re.compile(r"[，,。！!～~\s]+")  # the clauses of a turn
 # demonstratives and 它 that may point at what the assistant just named (not 该 / 那里 / 他)
-_BARE_THIS = frozenset({"这个", "这", "那个", "那", "它"})
+# a bare demonstrative (这个 / 那 …), and with 它 what may point at the thing just named
+_BARE_DEMONSTRATIVES = frozenset({"这个", "这", "那个", "那"})
+_BARE_THIS = _BARE_DEMONSTRATIVES | {"它"}
 _TOPICS = frozenset({"topic", "repeated"})
 
 
