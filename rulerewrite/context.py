@@ -421,14 +421,15 @@ class ContextAnalyzer:
         self.relative_sources = frozenset(src for _p, src in self.relative_frames)
         whole = lexicon.rule("context", "whole_turn_name")
         self.whole_turn = whole.pattern if whole is not None else None
-        prohibition = lexicon.rule("context", "prohibition")
-        self.prohibition = prohibition.pattern if prohibition is not None else None
         self.whole_turn_source = whole.source if whole is not None else "context"
         # mentions a topic frame or whole_turn_name took whole: a 你 / 我 inside is part of a word
         self.title_sources = self.topic_sources | {self.whole_turn_source}
         # how many opening characters a later turn may drop and still echo the name (千玺 of
         # 易烊千玺); 0 when the rule does not say
         self.whole_turn_tail = int(whole.get("echoed_tail_drop") or 0) if whole is not None else 0
+        # 别生气 / 别客气: a prohibition jieba made one word of is no mention (:meth:`_prohibits`)
+        prohibition = lexicon.rule("context", "prohibition")
+        self.prohibition = prohibition.pattern if prohibition is not None else None
         # a polite opener (劳驾 / 麻烦) is no thing talked about, whatever jieba tags it
         self.non_entity = self.non_entity | frozenset(
             e.text for e in lexicon.entries_of("fw:polite")

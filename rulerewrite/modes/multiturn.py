@@ -514,7 +514,7 @@ class MultiTurn:
 
     def _clause_goes_on(self, ptoks: list[Any], end: int) -> bool:
         """A word other than a particle or punctuation follows offset ``end`` in its clause."""
-        nxt = next((u for u in ptoks if u.start >= end), None)
+        nxt = _word_from(ptoks, end)
         return nxt is not None and kind_of(nxt.pos, nxt.text) not in ("PUNCT", "PART")
 
     def _counted_title(self, ptoks: list[Any], j: int) -> str | None:
@@ -687,16 +687,16 @@ class MultiTurn:
             or np.startswith(self.attribute_openers)
         ):
             return None  # 游戏 / 情节很漂亮: a kind, or an attribute of the topic
-        named = [m for m in last.mentions if not m.is_set and m.text == np]
-        if not named:
+        named = _mention_said(last, np)
+        if named is None:
             return None
-        if named[0].etype in HUMAN_TYPES and (
-            not offered or np.startswith(self.analyzer.surnames) or named[0].source != "pos:nr"
+        if named.etype in HUMAN_TYPES and (
+            not offered or np.startswith(self.analyzer.surnames) or named.source != "pos:nr"
         ):
             # a person: 这个 / 它 do not point at one. What the assistant offered (来个鱼香肉丝)
             # that jieba guesses is a name (nr) but opens with no surname is a dish, a thing
             return None
-        return named[0]
+        return named
 
     def narrated(self, state: State, d: Dialogue, text: str) -> tuple[str, str, TurnInfo] | None:
         """A follow-up that goes on telling the dream the user's turn before the assistant's
@@ -832,9 +832,12 @@ class MultiTurn:
     def asked_object(self, state: State, d: Dialogue, text: str) -> Mention | None:
         """What the assistant's last turn gave the verb the user's what-question asked about,
         when the reply says more than a bare answer (冬天吃什么 / 据说冬天吃羊肉最滋补了 -> 羊肉:
-        the noun after the question's own verb, :meth:`verb_object`); what a bare 这个 / 那个
-        then points at. None when the question asks what a thing is (是什么), the reply does
-        not repeat the verb, or what it gives the verb is a kind or said in ``text``."""
+        the noun after the question's own verb, :meth:`verb_object`), or, when the reply does
+        not repeat the verb, the noun phrase it opens with (你喜欢吃什么零食 / 巧克力吧… ->
+        巧克力); what a bare 这个 / 那个 then points at. None when the question asks what a
+        thing is or has (是什么 / 有什么), the object is a kind, said in ``text`` or shares
+        words with the question (it restates it), or a verb follows the echoed verb's object
+        (玩狼人/杀: the segmenter cut a word)."""
         exchange = last_exchange(state, d)
         if exchange is None:
             return None
@@ -865,16 +868,17 @@ class MultiTurn:
             return None  # 恩是啊比亚迪…: no noun phrase the reply opens with
         if obj is None or obj in text or self.is_category(obj):
             return None
-        core = obj.removesuffix(kind) if kind else obj
+        core = obj.removesuffix(kind)  # "" removes nothing
         if not self._bigrams(core).isdisjoint(self._bigrams(asked.turn.content)):
             return None  # 准备什么材料 / 准备绩效考核材料…: the question restated, no answer
         start = reply.turn.content.find(obj)
-        nxt = next((u for u in reply.parse.tokens if u.start >= start + len(obj)), None)
-        if got is not None and nxt is not None and kind_of(nxt.pos, nxt.text) == "VERB":
-            return None  # 玩狼人/杀: a word the segmenter cut, or the subject of a clause
-        named = [m for m in reply.mentions if not m.is_set and m.text == obj]
-        if named:
-            return named[0]
+        if got is not None:
+            nxt = _word_from(reply.parse.tokens, start + len(obj))
+            if nxt is not None and kind_of(nxt.pos, nxt.text) == "VERB":
+                return None  # 玩狼人/杀: a word the segmenter cut, or the subject of a clause
+        named = _mention_said(reply, obj)
+        if named is not None:
+            return named
         return said_mention(obj, "thing", reply.turn, "obj", start, "answer")
 
     def asks_about_work(self, text: str) -> bool:
@@ -1898,6 +1902,16 @@ def lone_animal(state: State, d: Dialogue, text: str, rule: LoneAnimal) -> Menti
     if word in text:
         return None
     return said_mention(word, "thing", ti.turn, "topic", t.start, rule.source)
+
+
+def _word_from(toks: Sequence[Any], at: int) -> Any | None:
+    """The first of ``toks`` (a parse's tokens) that starts at offset ``at`` or after it."""
+    return next((u for u in toks if u.start >= at), None)
+
+
+def _mention_said(ti: TurnInfo, text: str) -> Mention | None:
+    """The first mention of turn ``ti`` that is ``text`` itself, no coordinated set."""
+    return next((m for m in ti.mentions if not m.is_set and m.text == text), None)
 
 
 def last_exchange(state: State, d: Dialogue) -> tuple[TurnInfo, TurnInfo] | None:
