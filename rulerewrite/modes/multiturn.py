@@ -231,9 +231,7 @@ class MultiTurn:
         dangling = lexicon.rule("completeness", "dangling_verbs")
         self.echo_moods = frozenset("".join((dangling.get("echo_moods") or ()) if dangling else ()))
         # the aspect words after a verb (dangling_verbs ``aspects``: 了 / 过 / 着)
-        self.aspects = frozenset(
-            str(w) for w in ((dangling.get("aspects") or ()) if dangling else ())
-        )
+        self.aspects = rule_words(dangling, "aspects")
         self.vo_give = self.wordset("give_verbs")
         self.vo_counts = frozenset(str(w) for w in ((vo.get("work_counts") or ()) if vo else ()))
         self.vo_complements = frozenset(
@@ -242,6 +240,11 @@ class MultiTurn:
         # what-kind words between a verb and its object (看什么球赛: 球赛 is what 看 takes) and
         # potential complements jieba cuts off the verb (发/不了/红包: 红包 is what 发 takes)
         self.vo_asked_kinds = rule_words(vo, "asked_kinds")
+        # 吃什么 asks for an object, 是什么 / 有什么 for none (:meth:`asked_object`)
+        self.vo_asked_what = rule_words(vo, "asked_what")
+        self.vo_asked_not_verbs = rule_words(vo, "asked_not_verbs")
+        # a negation jieba joins to the verb (没用过 / 不玩: ``open_negations``)
+        self.vo_negations = rule_words(vo, "open_negations")
         self.vo_potential = rule_words(vo, "potential_after")
         # 自身修养: a reflexive word jieba tags a pronoun opens a noun phrase before a noun
         self.vo_reflexive = rule_words(vo, "reflexive_modifiers")
@@ -538,7 +541,7 @@ class MultiTurn:
         or a mood word before it (换了 / 没用过 / 爱看), or a two-character verb ending with it
         (更换 / 阅读; not a noun such as 边玩 of 边玩边学)."""
         w = word[:-1] if word[-1:] in self.aspects and len(word) > len(verb) else word
-        w = w[1:] if w[:1] in "不没" and len(w) > len(verb) else w
+        w = w[1:] if w[:1] in self.vo_negations and len(w) > len(verb) else w
         return (
             w == verb
             or self.same_verb(w, {verb})
@@ -849,12 +852,12 @@ class MultiTurn:
             (
                 k
                 for k in range(1, len(toks))
-                if toks[k].text in _WHAT_WORDS
+                if toks[k].text in self.vo_asked_what
                 and kind_of(toks[k - 1].pos, toks[k - 1].text) == "VERB"
             ),
             None,
         )
-        if at is None or toks[at - 1].text in _COPULAS:
+        if at is None or toks[at - 1].text in self.vo_asked_not_verbs:
             return None  # 是什么意思 / 有什么禁忌: what a thing is or has, no verb's object
         verb = toks[at - 1].text
         # 住什么酒店: the kind asked for, which the answer may end with (全季酒店)
@@ -1688,10 +1691,6 @@ def _who_answer(d: Dialogue) -> int | None:
 # a question asking to pick or name a thing (去哪玩 / 最喜欢哪本书 / 吃什么), not one asking
 # what or who a topic is (李世民是谁 / 龟苓膏是什么)
 _WHICH_Q = re.compile(r"哪|什么|啥")
-# the what-words a verb asks its object with (吃什么 / 喝啥)
-_WHAT_WORDS = frozenset({"什么", "啥"})
-# verbs of being and having: 是什么意思 / 有什么禁忌 ask what a thing is or has
-_COPULAS = frozenset({"是", "叫", "算", "有"})
 # 什么动漫 / 哪首歌 / 啥书 / 哪一部电影 / 推荐一部好看的电影: a what-question (or a request
 # for a recommendation) and the kind it asks for (`n`)
 _WHAT_KIND = re.compile(
