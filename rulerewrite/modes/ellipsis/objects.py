@@ -15,6 +15,7 @@ from rulerewrite.modes.ellipsis.common import (
     _ASKED_PROP,
     _CLAUSE_BREAK,
     _CLAUSE_END,
+    _CLAUSES,
     _CONTENT,
     _EXCHANGE,
     _HAS_QWORD,
@@ -606,9 +607,7 @@ class _Objects(_Works):
         user = d.turns[-2]
         if d.turns[-1].turn.index != user.turn.index + 1:
             return False  # the user's turn in between was chit-chat: no exchange
-        said = self.openers_re.sub("", user.turn.content.strip())
-        lead = next((w for w in self.lead if said.startswith(w)), "")
-        said = said[len(lead) :]
+        said = self._past_lead(self.openers_re.sub("", user.turn.content.strip()))
         # 挪威的森林怎么样: a place that modifies a noun is part of the topic, not the topic
         return said.startswith(c.mention.text) and not said[len(c.mention.text) :].startswith("的")
 
@@ -1222,7 +1221,7 @@ class _Objects(_Works):
             # the same verb's 把 phrase disposed of
             return self._ba_echo(state, d, parse, toks, j)
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
-        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
+        verbs = self._said_verbs(verb)
         having = verb in self.mt.vo_having_query
         if having:
             verbs |= self.mt.vo_having  # 没充电宝 / 我有: having and not having, one verb
@@ -1346,16 +1345,11 @@ class _Objects(_Works):
                 if t.text != verb:
                     continue
                 b = k - 1
+                # back from the verb over the noun phrase (你的红包) to the 把 before it
                 while (
                     b >= 0
                     and ptoks[b].text != "把"
-                    and kind_of(ptoks[b].pos, ptoks[b].text)
-                    in (
-                        "NOUN",
-                        "PRON",
-                        "DE",
-                        "ADJ",
-                    )
+                    and kind_of(ptoks[b].pos, ptoks[b].text) in ("NOUN", "PRON", "DE", "ADJ")
                 ):
                     b -= 1
                 if b < 0 or ptoks[b].text != "把" or b + 1 >= k:
@@ -1417,12 +1411,11 @@ class _Objects(_Works):
             )
             if not purpose and not self._object_left_out(toks, kinds, n):
                 continue
-            if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in "不得":
+            if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in _POTENTIAL_MARKS:
                 continue  # 看不动了: the verb's potential complement, no new clause
             verb = t.text
-            verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
             # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
-            verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+            verbs = self._said_verbs(verb, unnegated=True)
             # 玩过怪物猎人世界: the object after the verb's aspect; another verb only with a
             # phrase said right after it (跳芭蕾), no verb-object word of its own
             found = self._same_verb_object(
@@ -1544,8 +1537,7 @@ class _Objects(_Works):
         ):
             return None
         verb = toks[k].text
-        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
-        verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+        verbs = self._said_verbs(verb, unnegated=True)
         found = self._same_verb_object(d, verbs, after_aspect=True)
         if found is None:
             return None
@@ -1556,6 +1548,16 @@ class _Objects(_Works):
             return None  # 要活的: a noun before 的 modifies what is taken, it is not taken
         new = parse.text[:pos] + obj + parse.text[pos:]
         return self._echoed(state, ti, new, obj, verb, "object")
+
+    def _said_verbs(self, verb: str, *, unnegated: bool = False) -> set[str]:
+        """The words that say the query's ``verb`` in the last turns: the verb itself and, when
+        it ends in an aspect particle, the verb without it (看过 -> 看过, 看); with
+        ``unnegated``, each of those without every negation it opens with as well (没吃过 ->
+        没吃过, 没吃, 吃过, 吃). Why: the echo rules match the bare verb of the last turns."""
+        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
+        if unnegated:
+            verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+        return verbs
 
     def _unnegated(self, word: str, *, every: bool = False) -> list[str]:
         """``word`` without the negation it opens with (dangling_verbs ``negations``: 不喜欢 ->
@@ -1695,6 +1697,7 @@ class _Objects(_Works):
         m = self.copula_query.match(text) if self.copula_query is not None else None
         if m is None:
             return None
+        source = self.copula_rule.source if self.copula_rule is not None else "ellipsis"
         reply = d.turns[-1] if d.turns and d.turns[-1].turn.role == "assistant" else None
         bare = self.mt.bare_noun_phrase(reply.turn.content, ANSWER_KINDS) if reply else None
         if reply is not None and bare and bare not in text and not self.personal.search(bare):
@@ -1702,7 +1705,7 @@ class _Objects(_Works):
             # settles what the subject is, before what an older turn said with 是
             return _resolved_from(
                 state,
-                self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                source,
                 text[: m.end("v")] + bare + text[m.end("v") :],
                 bare,
                 reply,
@@ -1735,7 +1738,7 @@ class _Objects(_Works):
                 new = text[: m.end("v")] + obj + text[m.end("v") :]
                 return _resolved_from(
                     state,
-                    self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                    source,
                     new,
                     obj,
                     ti,
@@ -1778,7 +1781,7 @@ class _Objects(_Works):
             return resolved(
                 state,
                 "ellipsis",
-                self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                source,
                 new,
                 mt,
                 slot="object",
@@ -1887,9 +1890,7 @@ class _Objects(_Works):
         framed = cl.frame_only is not None and cl.frame_only.search(m.group("v")) is not None
         question = None if framed else self._clause_asked(last, cl.not_reply)
         src = last
-        if framed:
-            pass
-        elif question is not None:
+        if question is not None:
             question = question.translate(_PERSPECTIVE)
             if (
                 m.group("you")
@@ -1899,7 +1900,8 @@ class _Objects(_Works):
                 and cl.named_only.match(question)
             ):
                 return None  # 德克士是啥 / 你不知道: the ranking's (你不知道德克士)
-        elif cl.asked_back is None or not cl.asked_back.search(last.turn.content):
+        elif not framed and (cl.asked_back is None or not cl.asked_back.search(last.turn.content)):
+            # the assistant asked nothing back: the user's own wh-question
             question, src = self._clause_asked(told, cl.not_own), told
         if question is None and cl.knowing is not None and cl.knowing.search(m.group("v")):
             # 你知道乔布斯吗 / 这么厉害的人物怎么会不知道呢 / 我不知道啊: no wh-question, what a
@@ -1958,7 +1960,7 @@ class _Objects(_Works):
             cl.asked is None
             or not cl.asked.search(said)
             or len(said) > cl.max_question
-            or re.search(r"[,，。;；!！?？\s]", said)
+            or _CLAUSES.search(said)
             or (not_said is not None and not_said.search(said))
         ):
             return None
