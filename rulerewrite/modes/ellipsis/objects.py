@@ -1075,12 +1075,19 @@ class _Objects(_Works):
         measure (读过 + 飘, 讲一下 + 刘邦)."""
         end = int(toks[j].end)
         for k, t in enumerate(toks[j + 1 : j + 3], start=j + 1):
-            if t.start != end or t.text not in ("了", "过", "着", *_VERB_MEASURE):
+            if t.start != end or (t.text not in self.aspects and t.text not in _VERB_MEASURE):
                 break
             if t.text == "了" and all(u.text in self.final_particles for u in toks[k + 1 :]):
                 break  # 你拿到了吗: a 了 that ends the sentence goes after the object (拿到户口本了吗)
             end = int(t.end)
         return end
+
+    def _verb_end(self, toks: list[Any], k: int) -> tuple[int, int]:
+        """(where the verb ``toks[k]`` and its aspect particle end: :meth:`_after_aspect`, the
+        index of the first word from there or ``len(toks)``): what follows a verb inside the
+        query, read to tell whether it lost its object (吃了 + 我怕胖)."""
+        end = self._after_aspect(toks, k)
+        return end, next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
 
     def _dangles(self, word: str) -> bool:
         """A transitive verb that can end a query without its object (看 / 看过 / 买了), also
@@ -1397,10 +1404,9 @@ class _Objects(_Works):
                 continue  # a verb ending the query is the bare verb echo's (short) business
             if self._without_negation(t.text).startswith(self.quiet_not_verbs):
                 continue  # 知道啊: what is known is a fact, not a phrase
-            end = self._after_aspect(toks, k)
+            end, n = self._verb_end(toks, k)
             if t.text.endswith("着") or "着" in parse.text[t.end : end]:
                 continue  # 看着挺震撼: a verb with 着 describes, it takes no object here
-            n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
             # 来看看天安门: where one goes comes before what one goes there to do
             # (去了没用: a negated predicate is no purpose, it comments on the going)
             purpose = (
@@ -1456,8 +1462,7 @@ class _Objects(_Works):
         for k, t in enumerate(toks):
             if kinds[k] != "VERB" or not (t.text in self.going or self._dangles(t.text)):
                 continue
-            end = self._after_aspect(toks, k)
-            n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
+            end, n = self._verb_end(toks, k)
             if n + 1 >= len(toks) or toks[n].start != end:
                 return None
             if toks[n].text not in self.final_particles:
@@ -1888,14 +1893,14 @@ class _Objects(_Works):
         told, last = exchange
         # 没看懂 / 不懂 take the thing a frame of knowing asked about, not a wh-question
         framed = cl.frame_only is not None and cl.frame_only.search(m.group("v")) is not None
+        knowing = cl.knowing is not None and cl.knowing.search(m.group("v")) is not None
         question = None if framed else self._clause_asked(last, cl.not_reply)
         src = last
         if question is not None:
             question = question.translate(_PERSPECTIVE)
             if (
                 m.group("you")
-                and cl.knowing is not None
-                and cl.knowing.search(m.group("v"))
+                and knowing
                 and cl.named_only is not None
                 and cl.named_only.match(question)
             ):
@@ -1903,7 +1908,7 @@ class _Objects(_Works):
         elif not framed and (cl.asked_back is None or not cl.asked_back.search(last.turn.content)):
             # the assistant asked nothing back: the user's own wh-question
             question, src = self._clause_asked(told, cl.not_own), told
-        if question is None and cl.knowing is not None and cl.knowing.search(m.group("v")):
+        if question is None and knowing:
             # 你知道乔布斯吗 / 这么厉害的人物怎么会不知道呢 / 我不知道啊: no wh-question, what a
             # topic frame asked about (the assistant's first: 知道阿尔法狗么) is what is not known
             # (乔斯达你知道不 of 你知道乔纳森乔斯达吗: the same thing, as the user named it whole)
