@@ -1306,7 +1306,7 @@ class _Objects(_Works):
                     if (len(np) < 2 and len(np[0].text) < 2) or np[-1].end - np[0].start > 8:
                         continue
                     obj = ti.turn.content[np[0].start : np[-1].end]
-                    if obj in parse.text or self.personal.search(obj):
+                    if self._unfit_echo(obj, parse.text):
                         return None
                     end = self._after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
@@ -1317,7 +1317,7 @@ class _Objects(_Works):
                     break
         if found is not None:
             ti, obj, said_at = found
-            if obj in parse.text or self.personal.search(obj):
+            if self._unfit_echo(obj, parse.text):
                 return None
             if (
                 self.how.match(parse.text)
@@ -1369,7 +1369,7 @@ class _Objects(_Works):
                     continue
                 if ptoks[a].start + len(obj) != ptoks[k - 1].end:
                     continue  # the whole phrase between 把 and the verb is the noun phrase
-                if obj in parse.text or self.personal.search(obj):
+                if self._unfit_echo(obj, parse.text):
                     return None
                 end = self._after_aspect(toks, j)
                 new = parse.text[:end] + obj + parse.text[end:]
@@ -1432,7 +1432,7 @@ class _Objects(_Works):
                     return None
                 continue
             ti, obj, _at = found
-            if obj in parse.text or self.personal.search(obj):
+            if self._unfit_echo(obj, parse.text):
                 return None
             if (purpose or (going and not self._dangles(verb))) and not any(
                 x.text == obj and x.etype == "place" for x in ti.mentions
@@ -1547,7 +1547,7 @@ class _Objects(_Works):
         if found is None:
             return None
         ti, obj, _at = found
-        if len(obj) != 1 or obj in parse.text or self.personal.search(obj):
+        if len(obj) != 1 or self._unfit_echo(obj, parse.text):
             return None
         if obj + "的" in ti.turn.content:
             return None  # 要活的: a noun before 的 modifies what is taken, it is not taken
@@ -1641,7 +1641,7 @@ class _Objects(_Works):
         said = self._same_verb_object(d, {verb}, after_count=True)
         if said is not None:
             ti, obj, _at = said
-            if obj in text or self.personal.search(obj):
+            if self._unfit_echo(obj, text):
                 return None
             return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
         found = self._counted_thing(d, text, verb, counted.group("m")[-1:])
@@ -1864,6 +1864,11 @@ class _Objects(_Works):
                 confidence=0.65,
             )
         return None
+
+    def _unfit_echo(self, obj: str, text: str) -> bool:
+        """``obj`` is no object to echo into the query ``text``: the query says it already, or
+        it holds a personal pronoun (completeness_words ``personal``: 你的红包 / 我妈)."""
+        return obj in text or self.personal.search(obj) is not None
 
     def _echoed(
         self, state: State, ti: TurnInfo, new: str, obj: str, verb: str, what: str
