@@ -1365,7 +1365,7 @@ class _Objects(_Works):
                 if a + 1 < k and ptoks[a].text in RECIPIENTS and ptoks[a + 1].text == "的":
                     a += 2  # 把你的红包: whose it is turns with the speaker, the thing stays
                 obj = self.mt.noun_object(ti, ptoks, a - 1)
-                if obj is None or ti.turn.content.find(obj, ptoks[a].start) != ptoks[a].start:
+                if obj is None or not ti.turn.content.startswith(obj, ptoks[a].start):
                     continue
                 if ptoks[a].start + len(obj) != ptoks[k - 1].end:
                     continue  # the whole phrase between 把 and the verb is the noun phrase
@@ -1456,7 +1456,8 @@ class _Objects(_Works):
         sentence-final particle and the query goes on after it (我自己还没买呢你怎么不请我 /
         要不要一起吃啊我请 / 来吧一起吃饭): after the verb and its aspect, as a bare verb at the
         end of a short query takes it (_gap); None when the clause has its object in front
-        (三体也看过呢…), the verb is one of knowing (知道啊: a fact) or of state (看着)."""
+        (三体也看过呢…), the verb is one of knowing (知道啊: a fact) or of state (看着). Why: the
+        particle closes the verb's clause, so nothing after it can be the verb's object."""
         toks = [t for t in parse.tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
         for k, t in enumerate(toks):
@@ -1495,7 +1496,8 @@ class _Objects(_Works):
         verb (``after_aspect``: after its aspect particles too, 玩过怪物猎人世界; ``after_count``:
         after its own count, 要一杯拿铁), or, with ``bound``, the noun of a verb-object word jieba
         keeps whole (会发表情 / 再发几个 -> 表情); objects shorter than ``min_len`` are passed
-        over. None when no turn has one."""
+        over. None when no turn has one. Why: the conversation itself pairs the verb with its
+        object, so the echo rules read it from there rather than from the ranking."""
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
@@ -1944,7 +1946,8 @@ class _Objects(_Works):
     ) -> str | None:
         """The topic a topic frame (rules/context.yaml: 你知道千岛湖吗; one of ``frames``, by
         source, when given) read in turn ``ti``, when ``text`` does not say it; None when there
-        is none."""
+        is none. Why: a question of knowing or a request to be told (不知道 / 仔细说说) is about
+        the thing such a frame asked after."""
         return next(
             (
                 mt.text
