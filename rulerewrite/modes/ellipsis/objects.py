@@ -15,6 +15,7 @@ from rulerewrite.modes.ellipsis.common import (
     _ASKED_PROP,
     _CLAUSE_BREAK,
     _CLAUSE_END,
+    _CLAUSES,
     _CONTENT,
     _EXCHANGE,
     _HAS_QWORD,
@@ -606,9 +607,7 @@ class _Objects(_Works):
         user = d.turns[-2]
         if d.turns[-1].turn.index != user.turn.index + 1:
             return False  # the user's turn in between was chit-chat: no exchange
-        said = self.openers_re.sub("", user.turn.content.strip())
-        lead = next((w for w in self.lead if said.startswith(w)), "")
-        said = said[len(lead) :]
+        said = self._past_lead(self.openers_re.sub("", user.turn.content.strip()))
         # 挪威的森林怎么样: a place that modifies a noun is part of the topic, not the topic
         return said.startswith(c.mention.text) and not said[len(c.mention.text) :].startswith("的")
 
@@ -1076,12 +1075,19 @@ class _Objects(_Works):
         measure (读过 + 飘, 讲一下 + 刘邦)."""
         end = int(toks[j].end)
         for k, t in enumerate(toks[j + 1 : j + 3], start=j + 1):
-            if t.start != end or t.text not in ("了", "过", "着", *_VERB_MEASURE):
+            if t.start != end or (t.text not in self.aspects and t.text not in _VERB_MEASURE):
                 break
             if t.text == "了" and all(u.text in self.final_particles for u in toks[k + 1 :]):
                 break  # 你拿到了吗: a 了 that ends the sentence goes after the object (拿到户口本了吗)
             end = int(t.end)
         return end
+
+    def _verb_end(self, toks: list[Any], k: int) -> tuple[int, int]:
+        """(where the verb ``toks[k]`` and its aspect particle end: :meth:`_after_aspect`, the
+        index of the first word from there or ``len(toks)``): what follows a verb inside the
+        query, read to tell whether it lost its object (吃了 + 我怕胖)."""
+        end = self._after_aspect(toks, k)
+        return end, next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
 
     def _dangles(self, word: str) -> bool:
         """A transitive verb that can end a query without its object (看 / 看过 / 买了), also
@@ -1222,7 +1228,7 @@ class _Objects(_Works):
             # the same verb's 把 phrase disposed of
             return self._ba_echo(state, d, parse, toks, j)
         # 看过 / 吃了 match the bare verb of the last turns (我看延禧攻略 / 你看过吗)
-        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
+        verbs = self._said_verbs(verb)
         having = verb in self.mt.vo_having_query
         if having:
             verbs |= self.mt.vo_having  # 没充电宝 / 我有: having and not having, one verb
@@ -1300,7 +1306,7 @@ class _Objects(_Works):
                     if (len(np) < 2 and len(np[0].text) < 2) or np[-1].end - np[0].start > 8:
                         continue
                     obj = ti.turn.content[np[0].start : np[-1].end]
-                    if obj in parse.text or self.personal.search(obj):
+                    if self._unfit_echo(obj, parse.text):
                         return None
                     end = self._after_aspect(toks, j)
                     new, what = parse.text[:end] + obj + parse.text[end:], "verb phrase"
@@ -1311,7 +1317,7 @@ class _Objects(_Works):
                     break
         if found is not None:
             ti, obj, said_at = found
-            if obj in parse.text or self.personal.search(obj):
+            if self._unfit_echo(obj, parse.text):
                 return None
             if (
                 self.how.match(parse.text)
@@ -1346,16 +1352,11 @@ class _Objects(_Works):
                 if t.text != verb:
                     continue
                 b = k - 1
+                # back from the verb over the noun phrase (你的红包) to the 把 before it
                 while (
                     b >= 0
                     and ptoks[b].text != "把"
-                    and kind_of(ptoks[b].pos, ptoks[b].text)
-                    in (
-                        "NOUN",
-                        "PRON",
-                        "DE",
-                        "ADJ",
-                    )
+                    and kind_of(ptoks[b].pos, ptoks[b].text) in ("NOUN", "PRON", "DE", "ADJ")
                 ):
                     b -= 1
                 if b < 0 or ptoks[b].text != "把" or b + 1 >= k:
@@ -1364,11 +1365,11 @@ class _Objects(_Works):
                 if a + 1 < k and ptoks[a].text in RECIPIENTS and ptoks[a + 1].text == "的":
                     a += 2  # 把你的红包: whose it is turns with the speaker, the thing stays
                 obj = self.mt.noun_object(ti, ptoks, a - 1)
-                if obj is None or ti.turn.content.find(obj, ptoks[a].start) != ptoks[a].start:
+                if obj is None or not ti.turn.content.startswith(obj, ptoks[a].start):
                     continue
                 if ptoks[a].start + len(obj) != ptoks[k - 1].end:
                     continue  # the whole phrase between 把 and the verb is the noun phrase
-                if obj in parse.text or self.personal.search(obj):
+                if self._unfit_echo(obj, parse.text):
                     return None
                 end = self._after_aspect(toks, j)
                 new = parse.text[:end] + obj + parse.text[end:]
@@ -1403,10 +1404,9 @@ class _Objects(_Works):
                 continue  # a verb ending the query is the bare verb echo's (short) business
             if self._without_negation(t.text).startswith(self.quiet_not_verbs):
                 continue  # 知道啊: what is known is a fact, not a phrase
-            end = self._after_aspect(toks, k)
+            end, n = self._verb_end(toks, k)
             if t.text.endswith("着") or "着" in parse.text[t.end : end]:
                 continue  # 看着挺震撼: a verb with 着 describes, it takes no object here
-            n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
             # 来看看天安门: where one goes comes before what one goes there to do
             # (去了没用: a negated predicate is no purpose, it comments on the going)
             purpose = (
@@ -1417,12 +1417,11 @@ class _Objects(_Works):
             )
             if not purpose and not self._object_left_out(toks, kinds, n):
                 continue
-            if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in "不得":
+            if n < len(toks) and toks[n].start == t.end and toks[n].text[:1] in _POTENTIAL_MARKS:
                 continue  # 看不动了: the verb's potential complement, no new clause
             verb = t.text
-            verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
             # 不喜欢 / 没吃过 of the query is the verb 喜欢 / 吃 of the last turns
-            verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+            verbs = self._said_verbs(verb, unnegated=True)
             # 玩过怪物猎人世界: the object after the verb's aspect; another verb only with a
             # phrase said right after it (跳芭蕾), no verb-object word of its own
             found = self._same_verb_object(
@@ -1433,7 +1432,7 @@ class _Objects(_Works):
                     return None
                 continue
             ti, obj, _at = found
-            if obj in parse.text or self.personal.search(obj):
+            if self._unfit_echo(obj, parse.text):
                 return None
             if (purpose or (going and not self._dangles(verb))) and not any(
                 x.text == obj and x.etype == "place" for x in ti.mentions
@@ -1457,14 +1456,14 @@ class _Objects(_Works):
         sentence-final particle and the query goes on after it (我自己还没买呢你怎么不请我 /
         要不要一起吃啊我请 / 来吧一起吃饭): after the verb and its aspect, as a bare verb at the
         end of a short query takes it (_gap); None when the clause has its object in front
-        (三体也看过呢…), the verb is one of knowing (知道啊: a fact) or of state (看着)."""
+        (三体也看过呢…), the verb is one of knowing (知道啊: a fact) or of state (看着). Why: the
+        particle closes the verb's clause, so nothing after it can be the verb's object."""
         toks = [t for t in parse.tokens if t.text.strip()]
         kinds = [kind_of(t.pos, t.text) for t in toks]
         for k, t in enumerate(toks):
             if kinds[k] != "VERB" or not (t.text in self.going or self._dangles(t.text)):
                 continue
-            end = self._after_aspect(toks, k)
-            n = next((i for i, u in enumerate(toks) if u.start >= end), len(toks))
+            end, n = self._verb_end(toks, k)
             if n + 1 >= len(toks) or toks[n].start != end:
                 return None
             if toks[n].text not in self.final_particles:
@@ -1497,7 +1496,8 @@ class _Objects(_Works):
         verb (``after_aspect``: after its aspect particles too, 玩过怪物猎人世界; ``after_count``:
         after its own count, 要一杯拿铁), or, with ``bound``, the noun of a verb-object word jieba
         keeps whole (会发表情 / 再发几个 -> 表情); objects shorter than ``min_len`` are passed
-        over. None when no turn has one."""
+        over. None when no turn has one. Why: the conversation itself pairs the verb with its
+        object, so the echo rules read it from there rather than from the ranking."""
         for ti in reversed(d.turns[-2:]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             for k, t in enumerate(ptoks):
@@ -1544,18 +1544,27 @@ class _Objects(_Works):
         ):
             return None
         verb = toks[k].text
-        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
-        verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+        verbs = self._said_verbs(verb, unnegated=True)
         found = self._same_verb_object(d, verbs, after_aspect=True)
         if found is None:
             return None
         ti, obj, _at = found
-        if len(obj) != 1 or obj in parse.text or self.personal.search(obj):
+        if len(obj) != 1 or self._unfit_echo(obj, parse.text):
             return None
         if obj + "的" in ti.turn.content:
             return None  # 要活的: a noun before 的 modifies what is taken, it is not taken
         new = parse.text[:pos] + obj + parse.text[pos:]
         return self._echoed(state, ti, new, obj, verb, "object")
+
+    def _said_verbs(self, verb: str, *, unnegated: bool = False) -> set[str]:
+        """The words that say the query's ``verb`` in the last turns: the verb itself and, when
+        it ends in an aspect particle, the verb without it (看过 -> 看过, 看); with
+        ``unnegated``, each of those without every negation it opens with as well (没吃过 ->
+        没吃过, 没吃, 吃过, 吃). Why: the echo rules match the bare verb of the last turns."""
+        verbs = {verb, verb[:-1]} if len(verb) > 1 and verb[-1] in self.aspects else {verb}
+        if unnegated:
+            verbs |= {s for v in verbs for s in self._unnegated(v, every=True)}
+        return verbs
 
     def _unnegated(self, word: str, *, every: bool = False) -> list[str]:
         """``word`` without the negation it opens with (dangling_verbs ``negations``: 不喜欢 ->
@@ -1634,7 +1643,7 @@ class _Objects(_Works):
         said = self._same_verb_object(d, {verb}, after_count=True)
         if said is not None:
             ti, obj, _at = said
-            if obj in text or self.personal.search(obj):
+            if self._unfit_echo(obj, text):
                 return None
             return self._echoed(state, ti, text[:at] + obj + text[at:], obj, verb, "object")
         found = self._counted_thing(d, text, verb, counted.group("m")[-1:])
@@ -1695,6 +1704,7 @@ class _Objects(_Works):
         m = self.copula_query.match(text) if self.copula_query is not None else None
         if m is None:
             return None
+        source = self.copula_rule.source if self.copula_rule is not None else "ellipsis"
         reply = d.turns[-1] if d.turns and d.turns[-1].turn.role == "assistant" else None
         bare = self.mt.bare_noun_phrase(reply.turn.content, ANSWER_KINDS) if reply else None
         if reply is not None and bare and bare not in text and not self.personal.search(bare):
@@ -1702,7 +1712,7 @@ class _Objects(_Works):
             # settles what the subject is, before what an older turn said with 是
             return _resolved_from(
                 state,
-                self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                source,
                 text[: m.end("v")] + bare + text[m.end("v") :],
                 bare,
                 reply,
@@ -1735,7 +1745,7 @@ class _Objects(_Works):
                 new = text[: m.end("v")] + obj + text[m.end("v") :]
                 return _resolved_from(
                     state,
-                    self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                    source,
                     new,
                     obj,
                     ti,
@@ -1778,7 +1788,7 @@ class _Objects(_Works):
             return resolved(
                 state,
                 "ellipsis",
-                self.copula_rule.source if self.copula_rule is not None else "ellipsis",
+                source,
                 new,
                 mt,
                 slot="object",
@@ -1857,6 +1867,11 @@ class _Objects(_Works):
             )
         return None
 
+    def _unfit_echo(self, obj: str, text: str) -> bool:
+        """``obj`` is no object to echo into the query ``text``: the query says it already, or
+        it holds a personal pronoun (completeness_words ``personal``: 你的红包 / 我妈)."""
+        return obj in text or self.personal.search(obj) is not None
+
     def _echoed(
         self, state: State, ti: TurnInfo, new: str, obj: str, verb: str, what: str
     ) -> State:
@@ -1885,23 +1900,22 @@ class _Objects(_Works):
         told, last = exchange
         # 没看懂 / 不懂 take the thing a frame of knowing asked about, not a wh-question
         framed = cl.frame_only is not None and cl.frame_only.search(m.group("v")) is not None
+        knowing = cl.knowing is not None and cl.knowing.search(m.group("v")) is not None
         question = None if framed else self._clause_asked(last, cl.not_reply)
         src = last
-        if framed:
-            pass
-        elif question is not None:
+        if question is not None:
             question = question.translate(_PERSPECTIVE)
             if (
                 m.group("you")
-                and cl.knowing is not None
-                and cl.knowing.search(m.group("v"))
+                and knowing
                 and cl.named_only is not None
                 and cl.named_only.match(question)
             ):
                 return None  # 德克士是啥 / 你不知道: the ranking's (你不知道德克士)
-        elif cl.asked_back is None or not cl.asked_back.search(last.turn.content):
+        elif not framed and (cl.asked_back is None or not cl.asked_back.search(last.turn.content)):
+            # the assistant asked nothing back: the user's own wh-question
             question, src = self._clause_asked(told, cl.not_own), told
-        if question is None and cl.knowing is not None and cl.knowing.search(m.group("v")):
+        if question is None and knowing:
             # 你知道乔布斯吗 / 这么厉害的人物怎么会不知道呢 / 我不知道啊: no wh-question, what a
             # topic frame asked about (the assistant's first: 知道阿尔法狗么) is what is not known
             # (乔斯达你知道不 of 你知道乔纳森乔斯达吗: the same thing, as the user named it whole)
@@ -1932,7 +1946,8 @@ class _Objects(_Works):
     ) -> str | None:
         """The topic a topic frame (rules/context.yaml: 你知道千岛湖吗; one of ``frames``, by
         source, when given) read in turn ``ti``, when ``text`` does not say it; None when there
-        is none."""
+        is none. Why: a question of knowing or a request to be told (不知道 / 仔细说说) is about
+        the thing such a frame asked after."""
         return next(
             (
                 mt.text
@@ -1958,7 +1973,7 @@ class _Objects(_Works):
             cl.asked is None
             or not cl.asked.search(said)
             or len(said) > cl.max_question
-            or re.search(r"[,，。;；!！?？\s]", said)
+            or _CLAUSES.search(said)
             or (not_said is not None and not_said.search(said))
         ):
             return None

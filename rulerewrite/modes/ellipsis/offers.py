@@ -397,7 +397,7 @@ class _Offers(_Objects):
                         break
             if obj is not None:
                 break
-        if obj is None or obj in text or self.personal.search(obj):
+        if obj is None or self._unfit_echo(obj, text):
             return None
         note = f"{verb}{m.group('m')} shows one {obj!r}, what the last exchange was about"
         return _object_after(state, rule.source, text, m.end("m"), obj, src, note)

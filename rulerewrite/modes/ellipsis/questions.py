@@ -473,7 +473,7 @@ class _Questions(_Topics):
         said of carries over. Not when the query asks A again (价格呢), nor for an X too short
         to stand for anything. A lead word opening the query (lead_words: 那保修期呢) is read
         past."""
-        text = text[len(next((w for w in self.lead if text.startswith(w)), "")) :]
+        text = self._past_lead(text)
         phrase = best.mention.text
         cut = phrase.rfind("的")
         attr = phrase[cut + 1 :]

@@ -664,6 +664,11 @@ class _State:
             for kind, spec in typed.items()
         )
 
+    def _past_lead(self, text: str) -> str:
+        """``text`` without the lead word it opens with (lead_words, the longest first: 那保修期呢
+        -> 保修期呢; 那么 before 那), or ``text`` as it is."""
+        return text[len(next((w for w in self.lead if text.startswith(w)), "")) :]
+
     def _fronted_shape_uncached(self, verbs: tuple[str, ...]) -> re.Pattern[str]:
         """The ``fronted`` pattern for ``verbs``, the longest first (memoised per verb set)."""
         alt = "|".join(re.escape(v) for v in verbs)

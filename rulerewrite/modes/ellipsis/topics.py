@@ -9,6 +9,7 @@ from rulerewrite.context import Dialogue, Mention, TurnInfo, said_mention
 from rulerewrite.lexicon.readers import rule_match
 from rulerewrite.modes.base import State
 from rulerewrite.modes.ellipsis.common import (
+    _A_NOT_A,
     _A_NOT_A_VERB,
     _CJK,
     _CJK_OR_WORD,
@@ -288,7 +289,7 @@ class _Topics(_Judgements):
             head = text[max(inner[0].start, q0) : min(inner[0].end, q0 + size)]
             if len(head) > 1 and head[-1] in self.aspects:
                 head = head[:-1]
-            if len(head) == 3 and head[1] in "不没" and head[0] == head[2]:
+            if len(head) == 3 and _A_NOT_A.fullmatch(head):
                 head = head[0]  # 有没有: the verb asked both ways
             kind = kind_of(inner[0].pos, inner[0].text)
             if (
@@ -394,7 +395,7 @@ class _Topics(_Judgements):
         come" and a time between (上海今年会不会下雪: 上海); a time alone when ``time_ok`` and
         the turn names no speaker (初二拿什么零食); None when there is none (不想单身了: no
         phrase) or it is a pronoun alone."""
-        said_text = ti.turn.content
+        said = ti.turn.content
         j = k - 1
         while j >= 0 and (
             (self._predicate_lead(ptoks[j]) and not is_question_word(ptoks[j].text))
@@ -405,12 +406,11 @@ class _Topics(_Judgements):
             j > 0
             and j + 1 < k
             and ptoks[j + 1].text in self.negations
-            and ptoks[j].text == said_text[ptoks[k].start]
+            and ptoks[j].text == said[ptoks[k].start]
         ):
             j -= 1  # 我厉不厉害 (jieba: 我 / 厉 / 不 / 厉害): the first A of the A-not-A
         if j < 0:
             return None
-        said = ti.turn.content
         kinds = [kind_of(t.pos, t.text) for t in ptoks]
         # a time after the phrase is no part of it (上海今年会不会下雪: 上海)
         t1 = j
