@@ -1188,9 +1188,12 @@ class MultiTurn:
         if not names:
             return mentions, _NO_NAMES
         src = self.analyzer.whole_turn_source
+        # a piece of two names widens to the longer one, whatever order the set holds them in
+        # (a set's order changes with the process's string hashing: outputs must not)
+        ordered = sorted(names, key=lambda n: (-len(n), n))
         out = []
         for m in mentions:
-            for n in names:
+            for n in ordered:
                 if m.text == n or m.text not in n:
                     continue
                 if n not in given and m.etype not in UNKNOWN_TYPES:
