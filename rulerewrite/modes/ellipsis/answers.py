@@ -12,6 +12,7 @@ from rulerewrite.lexicon.readers import rule_match
 from rulerewrite.modes.base import State
 from rulerewrite.modes.ellipsis.common import (
     _A_NOT_A,
+    _CLAUSE_END,
     _CLAUSES,
     _EXCHANGE,
     _FRAMED_LEAD,
@@ -165,7 +166,7 @@ class _Answers(_Offers):
             or not 2 <= len(said) <= self.why_max
             or is_question(last.parse)
             or self.mt.analyzer.is_chitchat(said)
-            or re.search(r"[,，。;；!！?？]", said)
+            or _CLAUSE_END.search(said)
         ):
             return None
         return _resolved_from(
@@ -250,7 +251,7 @@ class _Answers(_Offers):
         if reply_re is None or end_re is None or last is None:
             return None
         asked = unpunctuated(last.turn.content)
-        if re.search(r"[,，。;；!！?？]", asked) or not end_re[0].search(asked):
+        if _CLAUSE_END.search(asked) or not end_re[0].search(asked):
             return None
         m = reply_re[0].match(unpunctuated(text))
         if m is None or self._a_request(asked, _previous_question(d), m.group("v")):
@@ -380,7 +381,7 @@ class _Answers(_Offers):
         m = _A_NOT_A.search(asked)
         if (
             m is None
-            or re.search(r"[,，。;；!！?？\s]", asked[m.start() :])
+            or _CLAUSES.search(asked[m.start() :])
             or self._a_request(asked, _previous_question(d), m.group("a"))
         ):
             return None
@@ -547,7 +548,7 @@ class _Answers(_Offers):
         if (
             not 1 <= len(core) - core.startswith("在") <= int(wh.get("max_answer") or 4)
             or len(asked) > int(wh.get("max_question") or 12)
-            or re.search(r"[,，。;；!！?？]", asked)
+            or _CLAUSE_END.search(asked)
         ):
             return None
         if re.match(r"(?:哈+|呵+|嘿+|卧槽|我靠|哇|嗯+|恩+|啊+)", asked):
@@ -1050,7 +1051,7 @@ class _Answers(_Offers):
             or not _HAS_QWORD.search(asked)
             or (self.unknown_not is not None and self.unknown_not.search(asked))
             or len(asked) > int(rule.get("max_question") or 16)
-            or re.search(r"[,，。;；!！?？]", asked)
+            or _CLAUSE_END.search(asked)
         ):
             return None
         question = self.unknown_lead.sub("", asked, count=1)
@@ -1103,7 +1104,7 @@ class _Answers(_Offers):
                 # the question word before the final particles are cut (区块链是什么: 么 is
                 # part of 什么, not a particle)
                 or _HAS_QWORD.search(led)
-                or re.search(r"[,，。;；!！?？\s]", remark)
+                or _CLAUSES.search(remark)
             ):
                 return None
             if own and self.personal.search(remark):

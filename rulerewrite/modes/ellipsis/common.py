@@ -175,7 +175,6 @@ _SLOT_TYPES = NAMED_TYPES | {"time"}
 # word classes a reply names something with (quiet_reply: a reply holding one is not quiet)
 _REPLY_NAMES = frozenset({"NOUN", "TIME", "LOC"})
 # a break between clauses (不好吃 换一个)
-_CLAUSE_BREAK = re.compile(r"[\s，,。；;！!？?]")
 _CLAUSE_END = re.compile(r"[，,。；;！!？?]")
 _EXCHANGE = "topic of the last exchange"
 # what may come between a topic and the property the user asks of it (麻薯什么味道 / X的作者)

@@ -92,7 +92,7 @@ class _Judgements(_Answers):
         if m is None or last is None or ne.stated_end is None:
             return None
         said = last.turn.content.strip().rstrip("?？!！。.~ ")
-        if re.search(r"[,，。;；!！?？\s]", said) or not ne.stated_end.search(said):
+        if _CLAUSES.search(said) or not ne.stated_end.search(said):
             return None
         body = ne.stated_end.sub("", said)
         if ne.stated_lead is not None:

@@ -13,7 +13,6 @@ from rulerewrite.lexicon.readers import rule_match
 from rulerewrite.modes.base import State
 from rulerewrite.modes.ellipsis.common import (
     _ASKED_PROP,
-    _CLAUSE_BREAK,
     _CLAUSE_END,
     _CLAUSES,
     _CONTENT,
@@ -1627,7 +1626,7 @@ class _Objects(_Works):
         """The counted_object match ending ``text`` (你送我一个呗), unless a clause before it
         stands apart (不好吃 换一个: its own gap comes first)."""
         m = self.counted.search(text) if self.counted is not None else None
-        if m is None or _CLAUSE_BREAK.search(text, 0, m.start("v")):
+        if m is None or _CLAUSES.search(text, 0, m.start("v")):
             return None
         return m
 
