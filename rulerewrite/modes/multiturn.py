@@ -714,11 +714,12 @@ class MultiTurn:
         fm = self.narrative.match(unpunctuated(told.turn.content))
         if fm is None:
             return None
-        verb, who = fm.group("v"), fm.group("x")
-        if not names_a_thing(self.parse(who).tokens):
-            return None  # 梦到我捡到钱了 / 梦见房子塌了: an event, not who was dreamt of
+        verb = fm.group("v")
         said = text.strip()
         pron = _NARRATED_PRONOUN.search(said)
+        who = self.dreamt_of(fm.group("x"), clause=pron is not None)
+        if who is None:
+            return None  # 梦到我捡到钱了 / 梦见房子塌了: an event, not who was dreamt of
         if pron is not None and said[pron.end() :].startswith(("是", "就是", "也是")):
             return None  # 她是我梦中情人: who they are, not what happened in the dream
         if said.removeprefix("我").startswith(self.narrative_verbs):
@@ -731,8 +732,12 @@ class MultiTurn:
             # 他把我推倒了 / 然后他找我聊天: who was dreamt of is the subject
             new = verb + said[: pron.start()] + who + said[pron.end() :]
         elif pron is not None:
-            # 和她见面 / 我向她告白: inside the event the count goes (一个朋友 -> 朋友)
-            new = verb + said.replace(pron.group(), _COUNTED.sub("", who) or who)
+            # 和她见面 / 我向她告白: inside the event the count goes (一个朋友 -> 朋友), not
+            # before a 的 that names them (一个男的: 我在他的房间里 -> 我在一个男的房间里)
+            bare = who if who.endswith("的") else _COUNTED.sub("", who) or who
+            if bare.endswith("的"):
+                said = said.replace(pron.group() + "的", bare)
+            new = verb + said.replace(pron.group(), bare)
         elif said.startswith(self.narrative_not_first) or _SPEAKER.match(said):
             new = None  # 不记得了 / 我开着车: no more of the dream, or a subject of its own
         elif said.startswith("一起"):
@@ -751,6 +756,35 @@ class MultiTurn:
         if new is None or new == said or _SPEAKER.fullmatch(who):
             return None
         return new, who, told
+
+    def dreamt_of(self, x: str, *, clause: bool) -> str | None:
+        """Who or what a dream frame's phrase ``x`` says was dreamt of (梦到X), else None.
+
+        What: ``x`` itself when it is a noun phrase (:func:`names_a_thing`), ends with a
+        person word jieba tags otherwise (初恋情人 l / 女下属 v), or is a 的-phrase of a noun
+        (一个男的); with ``clause`` (the follow-up points back with a pronoun) the counted
+        noun phrase that opens a clause ``x`` goes on with (一个小姑娘在打游戏 -> 一个小姑娘).
+        Why: the follow-up's 他 / 她 is that person whatever tags jieba gave the words, and
+        someone met as 一个X is there only in the dream (a name, 明星王嘉尔打自己小孩, is
+        someone the follow-up may speak of outside it).
+        Example: 梦到一个小姑娘在打游戏 / … / 她一直在打游戏 -> 梦到一个小姑娘一直在打游戏."""
+        toks = [t for t in self.parse(x).tokens if t.text.strip()]
+        if not toks:
+            return None
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        if clause and _COUNTED.match(x):
+            for k in range(1, len(toks)):
+                if kinds[k] in ("VERB", "ADV", "PREP", "ADJ") and names_a_thing(toks[:k]):
+                    # 一个女鬼长的很好看: who was dreamt of, then what they were like or did
+                    return x[: toks[k].start - toks[0].start]
+        if names_a_thing(toks):
+            return x
+        last = toks[-1]
+        if "VERB" not in kinds[:-1] and self.analyzer.type_of(last.text, last.pos) == "human":
+            return x  # 我初恋情人 / 女下属: a person word jieba tags an idiom or a verb
+        if len(toks) > 1 and last.text == "的" and names_a_thing(toks[:-1]):
+            return x  # 一个男的: the 的-phrase names a person
+        return None
 
     def narrate(self, state: State, d: Dialogue, text: str, *, mode: str) -> State | None:
         """``state`` rewritten by :meth:`narrated` (by ``mode``: coreference when the query
