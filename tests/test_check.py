@@ -19,10 +19,10 @@ from rulerewrite.lexicon import Lexicon, check_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "data_errors"
-CODES = [f"RR{n}" for n in range(100, 111)]
+CODES = [f"RR{n}" for n in range(100, 113)]
 # Fixtures that need another (valid) file loaded with them.
 CONTEXT = {"RR103": ["tests/data_errors/_base.yaml"]}
-RULE_FIXTURES = {"RR108", "RR109"}
+RULE_FIXTURES = {"RR108", "RR109", "RR111", "RR112"}
 _EXPECT = re.compile(r"^# expect: (\d+):(\d+) (RR\d{3})\s*$", re.M)
 
 

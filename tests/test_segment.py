@@ -12,7 +12,12 @@ import pytest
 import yaml
 
 from rulerewrite.lexicon import _POS_OF, _segment_worthy
-from rulerewrite.text.segment import Segmenter, jieba_dict_path, load_jieba_dictionary
+from rulerewrite.text.segment import (
+    Segmenter,
+    jieba_dict_path,
+    load_jieba_dictionary,
+    parse_pieces,
+)
 
 CASES = Path(__file__).parent / "cases"
 EDGE = [
@@ -209,3 +214,83 @@ def test_bundled_add_words_are_words_jieba_cuts_and_stay_whole(rewriter) -> None
         assert len(plain.cut(word)) > 1, word
         assert rewriter.lexicon.segmenter.pos(word) == ((word, tag),), word
     assert rewriter.lexicon.segmenter.cut("我想吃铜锣烧") == ("我", "想", "吃", "铜锣烧")
+
+
+# rules/segment.yaml join: (pack words, join words, text, jieba's words). A joined word gets
+# jieba's suggest_freq(word, tune=True): just enough to stay whole; the rest is cut as before.
+JOIN_CASES = [
+    (
+        [("审批", "nz")],
+        [("审批人", "n")],
+        "报销单据的审批人是谁",
+        ["报销", "单据", "的", "审批人", "是", "谁"],
+    ),
+    ([("审批", "nz")], [("审批人", "n")], "审批流程", ["审批", "流程"]),
+    ([], [("颜值", "n")], "颜值很高", ["颜值", "很", "高"]),
+    ([], [("颜值", "n"), ("官网", "n")], "去官网看颜值", ["去", "官网", "看", "颜值"]),
+    ([], [("人设", "n")], "个人设置在哪", ["个人", "设置", "在", "哪"]),
+]
+
+
+@pytest.mark.parametrize(("words", "join", "text", "expected"), JOIN_CASES)
+def test_join_is_jieba_suggest_freq(
+    words: list[tuple[str, str]], join: list[tuple[str, str]], text: str, expected: list[str]
+) -> None:
+    tok = jieba.Tokenizer()
+    for w, t in words:
+        tok.add_word(w, freq=20000, tag=t)
+    for w, t in join:
+        tok.add_word(w, freq=tok.suggest_freq(w, tune=False), tag=t)
+    ours = Segmenter(words, join=join)
+    assert list(ours.cut(text)) == tok.lcut(text, HMM=False) == expected
+    pos = jieba.posseg.POSTokenizer(tok)
+    assert ours.pos(text) == tuple((p.word, p.flag) for p in pos.lcut(text, HMM=False))
+    for w, _t in join:
+        assert ours.freq(w) == tok.FREQ[w], w
+
+
+# rules/segment.yaml split: (split entries, text, the (word, tag) pairs given out)
+SPLIT_CASES = [
+    ({"买房": "买/v 房/n"}, "我想买房", [("我", "r"), ("想", "v"), ("买", "v"), ("房", "n")]),
+    # only the word the route takes: 买房子 is a word of its own, and stays
+    ({"买房": "买/v 房/n"}, "我想买房子", [("我", "r"), ("想", "v"), ("买房子", "n")]),
+    ({"买房": "买/v 房/n"}, "房价", [("房价", "n")]),
+    # a word jieba lacks is joined first, which mends a wrong cut (发表/情)
+    (
+        {"发表情": "发/v 表情/n"},
+        "别发表情了",
+        [("别", "r"), ("发", "v"), ("表情", "n"), ("了", "ul")],
+    ),
+    ({"发表情": "发/v 表情/n"}, "发表论文", [("发表", "v"), ("论文", "nz")]),
+    # pieces may be more than two, with tags the dictionary does not give them (学 is n there)
+    ({"学一学": "学/v 一/m 学/v"}, "学一学", [("学", "v"), ("一", "m"), ("学", "v")]),
+]
+
+
+@pytest.mark.parametrize(("split", "text", "expected"), SPLIT_CASES)
+def test_split_gives_out_the_pieces(
+    split: dict[str, str], text: str, expected: list[tuple[str, str]]
+) -> None:
+    ours = Segmenter(split=[(w, parse_pieces(p)) for w, p in split.items()])
+    assert list(ours.pos(text)) == expected
+    assert list(ours.cut(text)) == [w for w, _t in expected]
+
+
+def test_split_leaves_every_other_text_as_jieba_cuts_it() -> None:
+    ours = Segmenter(split=[("买房", parse_pieces("买/v 房/n"))])
+    tok = jieba.Tokenizer()
+    for text in [*EDGE, "房子买了吗", "买房子的钱", "他买了房"]:
+        assert list(ours.cut(text)) == tok.lcut(text, HMM=False), text
+
+
+def test_bundled_split_and_join_words(rewriter) -> None:  # type: ignore[no-untyped-def]
+    # each split word is given out as its pieces, each joined word stays whole, with its tag
+    seg = rewriter.lexicon.segmenter
+    split = rewriter.lexicon.rule("segment", "split")
+    join = rewriter.lexicon.rule("segment", "join")
+    assert split is not None and join is not None
+    for word, spec in split.get("pieces").items():
+        assert seg.pos(word) == parse_pieces(spec), word
+    for word, tag in join.get("tags").items():
+        assert seg.pos(word) == ((word, tag),), word
+        assert len(Segmenter().cut(word)) > 1, word  # only words jieba cuts

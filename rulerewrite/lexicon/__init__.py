@@ -24,7 +24,7 @@ from rulerewrite.lexicon.model import Entry, Intent, Match, Rule, new_match
 from rulerewrite.lexicon.schema import ParsedFile, cross_check, read_file
 from rulerewrite.memo import FifoMemo
 from rulerewrite.text.normalize import Normalizer, NormText
-from rulerewrite.text.segment import Segmenter
+from rulerewrite.text.segment import Segmenter, parse_pieces
 
 __all__ = [
     "Entry",
@@ -353,6 +353,11 @@ class Lexicon:
                 if retag is not None
                 else (),
                 drop=(str(w) for w in ((drop.get("words") or ()) if drop is not None else ())),
+                join=((str(w), str(t)) for w, t in _rule_map(self.rule("segment", "join"), "tags")),
+                split=(
+                    (str(w), parse_pieces(str(p)))
+                    for w, p in _rule_map(self.rule("segment", "split"), "pieces")
+                ),
             )
             self.__dict__["_segmenter"] = seg
         return seg
@@ -360,6 +365,12 @@ class Lexicon:
 
 _MATCH_CACHE_SIZE = 16384
 _POS_OF = {"person": "nr", "place": "ns", "org": "nt", "department": "nt"}
+
+
+def _rule_map(rule: Rule | None, key: str) -> Iterable[tuple[Any, Any]]:
+    """The ``key`` mapping of a rule's data as pairs (none when the rule or the key is absent):
+    ``_rule_map(lexicon.rule("segment", "join"), "tags")`` -> ``[("审批人", "n"), ...]``."""
+    return ((rule.get(key) or {}) if rule is not None else {}).items()
 
 
 def _segment_worthy(e: Entry) -> bool:

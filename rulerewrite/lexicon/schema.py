@@ -19,6 +19,7 @@ from rulerewrite.errors import Diagnostic
 from rulerewrite.lexicon.model import Entry, Intent, Rule
 from rulerewrite.lexicon.yamlloc import LDict, LList, LScalar, load_located, plain, pos
 from rulerewrite.text.normalize import Normalizer
+from rulerewrite.text.segment import POS_TAGS, parse_pieces
 
 ENTITY_TYPES = frozenset(
     [
@@ -434,6 +435,11 @@ def _text_item(ctx: _Ctx, item: Any, what: str) -> str | None:
 # "names": a mapping of string to string, "word_lists": a mapping of string to a non-empty list
 # of strings, "regex": a valid regular expression, "count": a whole number), per (mode, id).
 RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
+    # the segmenter's words (rules/segment.yaml): "tags" maps a word to a POS tag of jieba's set,
+    # "pieces" a word to the "piece/tag piece/tag" it is given out as
+    **{("segment", rid): {"tags": "tags"} for rid in ("retag", "add", "join")},
+    ("segment", "drop"): {"words": "words"},
+    ("segment", "split"): {"pieces": "pieces"},
     ("context", "name_apposition"): dict.fromkeys(
         ("address_after", "demonstratives", "measures"), "words"
     ),
@@ -723,6 +729,8 @@ def _rule_keys(ctx: _Ctx, item: LDict, rid: str, keys: dict[str, str]) -> bool:
                 n = len(ctx.diags)
                 _terms(ctx, words, f"{at} {name!r}")
                 ok = ok and len(ctx.diags) == n
+        elif kind in ("tags", "pieces"):
+            ok = _segment_words(ctx, v, at, pieces=kind == "pieces") and ok
         elif kind == "count":
             n = v.value if isinstance(v, LScalar) else v
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
@@ -736,6 +744,49 @@ def _rule_keys(ctx: _Ctx, item: LDict, rid: str, keys: dict[str, str]) -> bool:
                 re.compile(str(v))
             except re.error as e:
                 ctx.err(v, "RR108", f"invalid regular expression in {at}: {e}")
+                ok = False
+    return ok
+
+
+def _segment_words(ctx: _Ctx, v: Any, at: str, *, pieces: bool) -> bool:
+    """Check a segmenter mapping: word -> a POS tag of jieba's set (RR111 when unknown), or with
+    ``pieces`` word -> "piece/tag piece/tag" whose pieces, two or more, make the word (RR112)
+    and whose tags are known (RR111). True when every entry is well formed.
+
+    Example: ``买房: 买/v 房/n`` is fine, ``买房: 买/v 屋/n`` is RR112, ``买房: 买/v 房/nn`` RR111.
+    """
+    if not isinstance(v, LDict):
+        ctx.err(v, "RR101", f"{at} must be a mapping, got {_tname(v)}")
+        return False
+    ok = True
+    for word, spec in v.items():
+        where = spec if isinstance(spec, str) else v
+        if not isinstance(spec, str) or not spec.strip():
+            ctx.err(where, "RR101", f"{at} {word!r} must be a string, got {_tname(spec)}")
+            ok = False
+            continue
+        if not pieces:
+            tags = [str(spec)]
+        else:
+            parts = parse_pieces(str(spec))
+            if len(parts) < 2 or "".join(p for p, _t in parts) != word:
+                ctx.err(
+                    where,
+                    "RR112",
+                    f"{at} {word!r}: pieces {str(spec)!r} must be two or more 'piece/tag' whose"
+                    f" pieces make {word!r}",
+                )
+                ok = False
+                continue
+            tags = [t for _p, t in parts]
+        for tag in tags:
+            if tag not in POS_TAGS:
+                ctx.err(
+                    where,
+                    "RR111",
+                    f"{at} {word!r}: unknown POS tag {tag!r} (jieba's tags:"
+                    f" {', '.join(sorted(POS_TAGS))})",
+                )
                 ok = False
     return ok
 

@@ -27,7 +27,7 @@ import importlib.util
 import marshal
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from math import log
 from pathlib import Path
@@ -48,6 +48,85 @@ _ENG = re.compile("[a-zA-Z0-9]+")
 
 _ONE = (1,)  # the lengths to try at a character no dictionary word starts with
 
+# The part-of-speech tags a word added, retagged, joined or split may carry: the tags of
+# jieba's dictionary (ICTCLAS's set) and the two posseg gives words outside it (eng, x).
+POS_TAGS = frozenset(
+    [
+        "a",
+        "ad",
+        "ag",
+        "an",
+        "b",
+        "c",
+        "d",
+        "df",
+        "dg",
+        "e",
+        "eng",
+        "f",
+        "g",
+        "h",
+        "i",
+        "j",
+        "k",
+        "l",
+        "m",
+        "mg",
+        "mq",
+        "n",
+        "ng",
+        "nr",
+        "nrfg",
+        "nrt",
+        "ns",
+        "nt",
+        "nz",
+        "o",
+        "p",
+        "q",
+        "r",
+        "rg",
+        "rr",
+        "rz",
+        "s",
+        "t",
+        "tg",
+        "u",
+        "ud",
+        "ug",
+        "uj",
+        "ul",
+        "uv",
+        "uz",
+        "v",
+        "vd",
+        "vg",
+        "vi",
+        "vn",
+        "vq",
+        "x",
+        "y",
+        "z",
+        "zg",
+    ]
+)
+
+
+def parse_pieces(spec: str) -> tuple[tuple[str, str], ...]:
+    """The ``(piece, tag)`` pairs of a split's ``"piece/tag piece/tag"`` text (a piece without
+    ``/tag`` has the empty tag; the caller decides whether that is an error).
+
+    Example:
+        >>> parse_pieces("买/v 房/n")
+        (('买', 'v'), ('房', 'n'))
+    """
+    return tuple(
+        (w, t)
+        for w, _slash, t in (
+            item.rpartition("/") if "/" in item else (item, "", "") for item in spec.split()
+        )
+    )
+
 
 def _is_alnum1(word: str) -> bool:
     return len(word) == 1 and word.isascii() and word.isalnum()
@@ -61,6 +140,13 @@ class Segmenter:
     tag and nothing else (帅 is tagged nr there; a word the dictionary lacks is left alone).
     ``drop``: words of jieba's dictionary that are no words (霍金的, a name and 的), removed as
     ``jieba.del_word`` removes them (frequency 0: never a word of the route; the total stays).
+    ``join``: ``(word, tag)`` pairs kept whole with the smallest frequency that keeps the word
+    whole on its own (jieba's ``suggest_freq(word, tune=True)``, never below the word's own), so
+    the segmentation around it moves as little as it can (审批人, not 审批/人).
+    ``split``: ``(word, ((piece, tag), ...))``: a word the route takes is given out as its pieces
+    with their tags (买房 -> 买/v 房/n), nothing else changes (the route is jieba's, so the
+    text around the word is cut as before). A split word jieba's dictionary lacks is joined
+    first, so a wrong cut can be mended (发表/情 -> 发表情 -> 发/v 表情/n).
     Built lazily on the first ``cut`` / ``pos``; results are memoised per text.
     """
 
@@ -70,17 +156,22 @@ class Segmenter:
         *,
         retag: Iterable[tuple[str, str]] = (),
         drop: Iterable[str] = (),
+        join: Iterable[tuple[str, str]] = (),
+        split: Iterable[tuple[str, Sequence[tuple[str, str]]]] = (),
         cache_size: int = 4096,
         cache_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         self._words = list(words)
         self._retag = list(retag)
         self._drop = [w for w in drop if len(w) > 1]
+        self._join = [(w, t) for w, t in join if len(w) > 1]
+        self._split = {w: tuple(pieces) for w, pieces in split if len(pieces) > 1}
         self._cache_dir = cache_dir
         self._freq: dict[str, int] | None = None
         self._tags: list[str] = []
         # first character -> the lengths of the dictionary words starting with it, ascending
         self._lengths: dict[str, tuple[int, ...]] = {}
+        self._total = 0
         self._logtotal = 0.0
         self._weights: dict[int, float] = {}  # dictionary value -> log(freq) - log(total)
         self.cut = lru_cache(maxsize=cache_size)(self._cut)
@@ -122,9 +213,47 @@ class Segmenter:
                 freq[w] = 0  # jieba's del_word: frequency 0, so the route never takes it
         self._tags = tags
         self._lengths = lengths
+        self._total = total
         self._logtotal = log(total)
         self._freq = freq
+        if self._join or self._split:
+            self._join_words(tag_of)
         return freq
+
+    def _join_words(self, tag_of: dict[str, int]) -> None:
+        """Add the ``join`` words with jieba's ``suggest_freq(word, tune=True)``: the product of
+        the probabilities of the pieces the route cuts the word into, times the total, plus one
+        (never below the word's own frequency), so the word outscores its pieces. Each word is
+        tuned against the dictionary as the words before it left it, as jieba's calls would be.
+
+        Example: 审批人 (审批 is a pack term kept whole, so the route cut 审批/人) gets just
+        enough to stay whole; 审批 alone is still 审批."""
+        freq, tags, lengths = self._freq, self._tags, self._lengths
+        assert freq is not None
+        mask = (1 << _TAG_BITS) - 1
+        total = self._total
+        # a split word jieba lacks (发表情, cut 发表/情) is joined too, so the route takes it
+        unknown = [(w, "") for w in self._split if not freq.get(w)]
+        for w, tag in (*self._join, *unknown):
+            p = 1.0
+            for piece, _glued in self._words_of(w):
+                v = freq.get(piece)
+                p *= (v >> _TAG_BITS if v else 1) / total
+            old = freq.get(w) or 0
+            f = max(int(p * total) + 1, old >> _TAG_BITS, 1)
+            ti = (
+                _tag_index(tag, tag_of, tags, f"[RR530] too many POS tags ({tag!r})")
+                if tag
+                else old & mask
+            )
+            freq[w] = (f << _TAG_BITS) | ti
+            total += f  # jieba's add_word counts the new frequency into the total
+            have = lengths.get(w[0], ())
+            if len(w) not in have:
+                lengths[w[0]] = tuple(sorted((*have, len(w))))
+            self._total = total
+            self._logtotal = log(total)
+            self._weights.clear()  # the weights hang on the total
 
     def freq(self, word: str) -> int:
         """jieba's frequency of ``word`` (``Tokenizer.FREQ.get(word) or 0``: 0 for a string that
@@ -203,7 +332,13 @@ class Segmenter:
             if not blk:
                 continue
             if _HAN_CUT.match(blk):
-                out.extend(w for w, _glued in self._words_of(blk))
+                split = self._split
+                for w, _glued in self._words_of(blk):
+                    pieces = split.get(w) if split else None
+                    if pieces is None:
+                        out.append(w)
+                    else:
+                        out.extend(p for p, _t in pieces)
             else:
                 for x in _SKIP_CUT.split(blk):
                     if _SKIP_CUT.match(x):
@@ -219,9 +354,12 @@ class Segmenter:
         out: list[tuple[str, str]] = []
         for blk in _HAN_POS.split(text):
             if _HAN_POS.match(blk):
+                split = self._split
                 for w, glued in self._words_of(blk):
                     if glued:
                         out.append((w, "eng"))
+                    elif split and w in split:
+                        out.extend(split[w])
                     else:
                         v = freq.get(w)
                         out.append((w, "x" if v is None else tags[v & mask]))
