@@ -736,6 +736,7 @@ class _Questions(_Topics):
         xtype: str,
         *,
         attr_said: str = "",
+        end: str = "呢",
     ) -> State | None:
         """What: a bare time (or place) + 呢 after a question about the weather of a place asks
         for the weather there and then: lead + place + time + attribute + 呢, without the
@@ -786,7 +787,7 @@ class _Questions(_Topics):
         return _asked_again(
             state,
             self.ne_weather_src,
-            lead + new + "呢",
+            lead + new + end,
             prev,
             slot=xtype,
             note=f"{x} asks the weather question again",
@@ -806,9 +807,13 @@ class _Questions(_Topics):
         exchange = last_exchange(state, d)
         if m is None or exchange is None or self.modifier_swap_said is None:
             return None
+        x = m.group("x")
+        if self._only_kinds(x, {"TIME"}):
+            # 武汉天气 / 武汉今天的天气是… / 明天的 -> 武汉明天的天气: the weather asked again
+            # for that day, the query's own particle kept (no 呢 added)
+            return self._weather_ne(state, d, exchange[0], "", x + "的", "time", end=m["pt"])
         user = exchange[0]
         said = self.modifier_swap_said.match(user.turn.content.strip())
-        x = m.group("x")
         if said is None or said.group("y") == x:
             return None
         if not (
