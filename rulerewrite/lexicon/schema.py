@@ -694,6 +694,8 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
         "pattern": "regex",
         "span": "regex",
     },
+    # 现在的天气预报 / … / 深圳的: the head of the user's own noun phrase (ellipsis modifier_swap)
+    ("completeness", "modifier_swap"): {"pattern": "regex", "said": "regex", "kinds": "words"},
 }
 
 

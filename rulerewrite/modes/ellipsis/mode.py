@@ -166,7 +166,8 @@ class Ellipsis(_Questions):
         if why is not None:
             return why
         answer = (
-            self._copula_echo(state, d, text)
+            self._modifier_swap(state, d, text)
+            or self._copula_echo(state, d, text)
             or self._weather(state, d, text)
             or self._place_answered(state, d, text)
             or self._judged_object(state, d, text)

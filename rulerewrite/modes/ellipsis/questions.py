@@ -736,6 +736,7 @@ class _Questions(_Topics):
         xtype: str,
         *,
         attr_said: str = "",
+        end: str = "呢",
     ) -> State | None:
         """What: a bare time (or place) + 呢 after a question about the weather of a place asks
         for the weather there and then: lead + place + time + attribute + 呢, without the
@@ -753,11 +754,13 @@ class _Questions(_Topics):
             at = ptext.index(attr)
             if not self.ne_weather_how.fullmatch(ptext[at + len(attr) :]):
                 return None  # 天气预报 / 天气会变冷吗: not a plain weather question
-            dated = [
-                m for m in places if re.fullmatch(f"(?:{_TIME.pattern})?的?", ptext[m.end : at])
-            ]
+            dated = [m for m in places if self._weather_dated(ptext[m.end : at]) is not None]
             if dated and xtype == "time":
-                de = "的" if ptext[:at].endswith("的") and not x.endswith("的") else ""
+                # 杭州这个礼拜什么天气 / 明天呢: a question naming no form of its own takes the
+                # report's (杭州明天的天气)
+                gap = self._weather_dated(ptext[dated[0].end : at])
+                named = gap is not None and bool(gap.group("q"))
+                de = "的" if (ptext[:at].endswith("的") or named) and not x.endswith("的") else ""
                 new = dated[0].text + x + de + attr
             elif not places:
                 # no place: the question keeps its wording, the time swapped or the place first
@@ -767,25 +770,91 @@ class _Questions(_Topics):
                     new = x + asked
                 elif times:
                     new = asked[: times[0].start] + x + asked[times[0].end :]
-        elif xtype == "time" and len(places) == 1 and places[0].text == ptext.rstrip("啊呀呢"):
+        elif len(places) == 1 and places[0].text == ptext.rstrip("啊呀呢"):
             # a bare place the assistant answered with a weather report for it
             last = _answered(state, d)
             report = self.weather_report
             m = report.match(last.turn.content.strip()) if report and last else None
             if m is not None and m.group("p").endswith(places[0].text):
-                said = attr_said or ("" if x.endswith("的") else "的") + "天气"
-                new = places[0].text + x + said  # 明天天气呢 keeps its own wording
+                if xtype == "time":
+                    said = attr_said or ("" if x.endswith("的") else "的") + "天气"
+                    new = places[0].text + x + said  # 明天天气呢 keeps its own wording
+                elif x != places[0].text and not attr_said:
+                    # 上海 / 上海今天的天气是… / 深圳呢 -> 深圳今天的天气呢: the report's day
+                    new = x + (m.groupdict().get("t") or "") + "的天气"
         if new is None or new == ptext:
             return None
         return _asked_again(
             state,
             self.ne_weather_src,
-            lead + new + "呢",
+            lead + new + end,
             prev,
             slot=xtype,
             note=f"{x} asks the weather question again",
             confidence=0.75,
         )
+
+    def _modifier_swap(self, state: State, d: Dialogue, text: str) -> State | None:
+        """What: a bare modifier with 的 right after the user's own turn that is nothing but a
+        noun phrase with a modifier puts the new modifier on that phrase's head (rule
+        modifier_swap).
+        Why: the user asks for the same thing of another owner, place or time; the reply in
+        between (a report, a counter-question) is no part of it, and a bare 深圳的 retrieves
+        nothing.
+        Example: (现在的天气预报 / 成都今天的天气是…) 深圳的 -> 深圳的天气预报;
+        (阿拉伯的历史 / 地球有多少亿的历史) 伊斯兰的 -> 伊斯兰的历史."""
+        m = rule_match(self.modifier_swap, text.strip())
+        exchange = last_exchange(state, d)
+        if m is None or exchange is None or self.modifier_swap_said is None:
+            return None
+        x = m.group("x")
+        if self._only_kinds(x, {"TIME"}):
+            # 武汉天气 / 武汉今天的天气是… / 明天的 -> 武汉明天的天气: the weather asked again
+            # for that day, the query's own particle kept (no 呢 added)
+            return self._weather_ne(state, d, exchange[0], "", x + "的", "time", end=m["pt"])
+        user = exchange[0]
+        said = self.modifier_swap_said.match(user.turn.content.strip())
+        if said is None or said.group("y") == x:
+            return None
+        if not (
+            self._only_kinds(x, self.modifier_swap_kinds)
+            and self._only_kinds(said.group("y"), self.modifier_swap_kinds)
+            and self._only_kinds(said.group("h"), {"NOUN"})
+        ):
+            return None
+        head = said.group("h")
+        return _resolved_from(
+            state,
+            self.modifier_swap.source if self.modifier_swap is not None else "ellipsis",
+            x + "的" + head + m.group("pt"),
+            head,
+            user,
+            "obj",
+            slot="object",
+            note=f"{x}的 modifies {head!r}, the head of the user's {said.group()!r}",
+            confidence=0.7,
+        )
+
+    def _only_kinds(self, phrase: str, kinds: frozenset[str] | set[str]) -> bool:
+        """What: every word of ``phrase`` is of a word class in ``kinds`` (kind_of) and none
+        is a question word. Why: a modifier or head that holds a verb, an adjective or a
+        pronoun (好看的 / 我的 / 哪里的) says something of its own. Example: 深圳 / 现在 (NOUN,
+        TIME) yes; 好看 no."""
+        toks = [t for t in self.mt.parse(phrase).tokens if t.text.strip()]
+        return bool(toks) and all(
+            kind_of(t.pos, t.text) in kinds and not is_question_word(t.text) for t in toks
+        )
+
+    def _weather_dated(self, gap: str) -> re.Match[str] | None:
+        """What: ``gap`` (what a weather question says between its place and 天气) is nothing
+        but the time asked about and maybe a question word (rules/completeness.yaml
+        ne_weather ``dated``; group ``q`` the question word).
+        Why: the place of such a question is the place of the weather asked again for another
+        time; anything else there (天气预报 / 的空气) asks about something else.
+        Example: 杭州这个礼拜什么天气 -> 这个礼拜什么 (q 什么); 长春一周天气 -> 一周."""
+        if self.ne_weather_dated is None:
+            return re.fullmatch(f"(?:{_TIME.pattern})?(?P<q>)的?", gap)
+        return re.fullmatch(f"(?:{_TIME.pattern})?(?:{self.ne_weather_dated.pattern})的?", gap)
 
     def _bare_ne(self, state: State, d: Dialogue, lead: str, x: str) -> State | None:
         src = self.mt.sources.get("bare_ne", "ellipsis:bare_ne")

@@ -382,6 +382,7 @@ class _State:
         weather_ne = lexicon.rule("completeness", "ne_weather")
         self.ne_weather_words = tuple(sorted(self.mt.wordset("ne_weather"), key=len, reverse=True))
         self.ne_weather_how = rule_pattern(weather_ne, "how") or re.compile("$^")
+        self.ne_weather_dated = rule_pattern(weather_ne, "dated")
         self.ne_weather_src = weather_ne.source if weather_ne is not None else "ellipsis"
         # 我喜欢周杰伦 / 谁啊 / 唱歌的: the user's statement completed (answer_stated)
         self.stated = _AnswerStated.read(lexicon.rule("completeness", "answer_stated"))
@@ -582,6 +583,10 @@ class _State:
         # 有什么好吃的: the kind the user's last turn named (good_kind)
         self.good_kind = lexicon.rule("completeness", "good_kind")
         self.good_kind_span = rule_pattern(self.good_kind, "span")
+        # 现在的天气预报 / … / 深圳的 -> 深圳的天气预报 (questions._modifier_swap)
+        self.modifier_swap = lexicon.rule("completeness", "modifier_swap")
+        self.modifier_swap_said = rule_pattern(self.modifier_swap, "said")
+        self.modifier_swap_kinds = rule_words(self.modifier_swap, "kinds")
         self.said_kind_rule = lexicon.rule("completeness", "said_kind")
         said_rule = self.said_kind_rule
         self.said_kind_bare_end = rule_pattern(said_rule, "bare_end")
