@@ -495,6 +495,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "how",
             "how_said",
             "possessor",
+            "speaker_owner",
             "yes_no",
             "final_mood",
             "negated_end",

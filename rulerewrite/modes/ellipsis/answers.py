@@ -1109,6 +1109,8 @@ class _Answers(_Offers):
                 return None
             if own and self.personal.search(remark):
                 return None  # 我喜欢我妈 / 好巧 / 我也是: whose 我 that is is unclear
+            if not own and self.speaker_owner.search(remark):
+                return None  # 我家养 / 我也是: the assistant's home is not the user's (家养)
             remark = remark if own else remark.translate(_PERSPECTIVE)
             reply, pt = m.group("r"), m.group("pt") or ""
             if not remark or remark[0] == "的":

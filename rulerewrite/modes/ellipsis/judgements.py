@@ -206,7 +206,7 @@ class _Judgements(_Answers):
         only judged it (这款耳机太坑 / … / 我不喜欢; not 我昨天学会了包饺子 / … / 你教我吧)."""
         if not self.quiet_min or not d.turns:
             return False
-        if before.rstrip("了过着").endswith(self.quiet_not_verbs):
+        if before.rstrip("".join(self.aspects)).endswith(self.quiet_not_verbs):
             return False
         last = d.turns[-1]
         reply: TurnInfo | None

@@ -30,6 +30,7 @@ from rulerewrite.modes.multiturn import (
     user_owner,
 )
 from rulerewrite.text.builtin_parser import kind_of
+from rulerewrite.text.parse import Parse
 
 
 def _answers_a_not_a(text: str, asked: str) -> bool:
@@ -37,6 +38,17 @@ def _answers_a_not_a(text: str, asked: str) -> bool:
     asked verb's first character and the one after the A-not-A, 厉害 / 好吃)."""
     m = _A_NOT_A.search(asked)
     return m is not None and (m["a"] + asked[m.end() : m.end() + 1]) in text
+
+
+def _verb_said(parse: Parse, pos: int, filler: str) -> str:
+    """What: an object phrase that opens with a verb the query already says before the gap
+    goes in without that verb.
+    Why: the segmenter keeps a verb and its object as one noun (买车), so the phrase the verb
+    had in the last turn repeats the query's own verb (买啥颜色的买车).
+    Example: (我想买车 / 买吧) 买啥颜色的 -> 买啥颜色的车."""
+    said = {t.text for t in parse.tokens if t.end <= pos and t.pos.startswith("v")}
+    verb = next((v for v in said if filler.startswith(v) and len(filler) > len(v)), "")
+    return filler[len(verb) :]
 
 
 @mode("ellipsis")
@@ -523,6 +535,8 @@ class Ellipsis(_Questions):
                 if text[:pos].endswith(filler[:k]):
                     filler = filler[k:]
                     break
+            else:
+                filler = _verb_said(parse, pos, filler)  # 买啥颜色的 + 买车 -> 买啥颜色的车
         said = (
             next((t.text for t in parse.tokens if t.start >= pos), "") if kind == "subject" else ""
         )

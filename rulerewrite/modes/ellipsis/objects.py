@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from rulerewrite.context import _VERB_MEASURE, Dialogue, TurnInfo
+from rulerewrite.context import _VERB_MEASURE, Dialogue, Mention, TurnInfo
 from rulerewrite.lexicon.readers import rule_match
 from rulerewrite.modes.base import State
 from rulerewrite.modes.ellipsis.common import (
@@ -1724,7 +1724,7 @@ class _Objects(_Works):
         for ti in reversed(d.turns[-self.copula_back :]):
             ptoks = [t for t in ti.parse.tokens if t.text.strip()]
             # 你不是个老师吗 asks for agreement: what it supposes is said of no one
-            asks_agree = ti.turn.content.rstrip("?？!！。 ").endswith(("吗", "么"))
+            asks_agree = bool(self.yes_no.search(ti.turn.content))
             ks = [
                 k
                 for k, t in enumerate(ptoks)
@@ -1943,13 +1943,20 @@ class _Objects(_Works):
     def _told_frame(
         self, ti: TurnInfo, text: str, frames: frozenset[str] | None = None
     ) -> str | None:
+        """The text of ``_told_frame_mention`` (None when there is none)."""
+        mt = self._told_frame_mention(ti, text, frames)
+        return mt.text if mt is not None else None
+
+    def _told_frame_mention(
+        self, ti: TurnInfo, text: str, frames: frozenset[str] | None = None
+    ) -> Mention | None:
         """The topic a topic frame (rules/context.yaml: 你知道千岛湖吗; one of ``frames``, by
         source, when given) read in turn ``ti``, when ``text`` does not say it; None when there
         is none. Why: a question of knowing or a request to be told (不知道 / 仔细说说) is about
         the thing such a frame asked after."""
         return next(
             (
-                mt.text
+                mt
                 for mt in ti.mentions
                 if mt.gram == "topic"
                 and mt.source.startswith("rules/")

@@ -709,7 +709,8 @@ class _Questions(_Topics):
         attribute (百年孤独 of 百年孤独的作者), instead of being glued after it.
         Why: 太阳月亮是什么天体 / 百年孤独的作者月亮与六便士是谁 are broken questions.
         Example: (太阳是什么天体 / …) 那月亮呢 -> 月亮是什么天体;
-        (围城的作者是谁 / …) 红楼梦呢 -> 红楼梦的作者是谁."""
+        (围城的作者是谁 / …) 红楼梦呢 -> 红楼梦的作者是谁; an attribute is the subject's:
+        (小米14是什么 / …) 价格呢 -> 小米14的价格呢."""
         ptext = prev.turn.content.strip().rstrip("?？。.!！")
         if not self.identity_question.match(ptext[noun.end :]):
             return None
@@ -724,6 +725,10 @@ class _Questions(_Topics):
             toks.append(noun)
         if not toks or any(t.pos[:1] in ("v", "r") for t in toks):
             return None  # 你知道围城的作者是谁: not a bare subject (a title may be tagged i)
+        if x in self.attributes:
+            # 小米14是什么 / 价格呢: an attribute is no new subject but one of the old subject
+            # (价格是什么 lost the phone): the subject's X is asked about (小米14的价格呢)
+            return ptext[:end] + "的" + x + "呢"
         return x + ptext[end:]
 
     def _weather_ne(

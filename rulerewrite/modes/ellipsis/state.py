@@ -76,6 +76,7 @@ class _State:
         self.taste = rule_pattern(pats, "taste")
         self.kind_comment = rule_pattern(pats, "kind_comment")
         self.possessor = rule_pattern(pats, "possessor") or never
+        self.speaker_owner = rule_pattern(pats, "speaker_owner") or never
         self.yes_no = rule_pattern(pats, "yes_no") or never
         self.final_mood = rule_pattern(pats, "final_mood") or never
         self.negated_end = rule_pattern(pats, "negated_end") or never

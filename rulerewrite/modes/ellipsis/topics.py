@@ -1224,8 +1224,7 @@ class _Topics(_Judgements):
         exchange = last_exchange(state, d)
         if exchange is None:
             return None
-        topic = self._told_frame(exchange[0], text)
-        mt = next((x for x in exchange[0].mentions if x.text == topic), None)
+        mt = self._told_frame_mention(exchange[0], text)
         if mt is None:
             return None
         # ranked or not (a place the reply said again ranks as the reply's setting)
