@@ -1503,7 +1503,7 @@ class MultiTurn:
                 why += ", answer to a who-question"
             if m.etype in hints:
                 score += 2.0
-                why += ", type hint"
+                why += TYPE_HINT
             if noun and (m.head == noun or m.text.endswith(noun)):
                 score += 2.5
                 why += f", head {noun}"
@@ -1741,6 +1741,7 @@ _PRAISED = re.compile(
 )
 _RECOMMENDED = re.compile(r"^(?:可以|推荐|建议)?(?:看看|看|听听|听|玩玩|玩|读读|读|试试)(?=..)")
 _OF_KIND = ", a kind of "  # the reason a candidate is of the kind a category noun names
+TYPE_HINT = ", type hint"  # the reason a candidate is of the type the query's hint words ask for
 # an offer before what the assistant names (来个鱼香肉丝 / 有火锅 / 吃盖饭)
 _OFFERED = re.compile(r"^(?:来个|来份|来一份|来一个|来点|有|吃|就)(?=..)")
 _KIND_ENDS = frozenset("座奖网版剧片语族省市县区路街线站队")  # 双鱼座 / 金球奖: kinds, not names
@@ -2011,8 +2012,8 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
     ``named`` (a person/place/org/product name from POS), ``lead`` (the subject or topic of the
     last user turn), ``exchange`` (asked about by the user and taken up by the answer),
     ``exchange_repeated`` (that, and said in two turns besides), ``kind``
-    (of the kind the query's category noun names: 这个星座 -> 狮子座), ``any``
-    (whatever ranks first)?"""
+    (of the kind the query's category noun names: 这个星座 -> 狮子座), ``hinted`` (of the type
+    the query's hint words ask for: 冷不冷 -> 南极), ``any`` (whatever ranks first)?"""
     m = c.mention
     return (
         ("topic" in kinds and m.gram == "topic" and m.source.startswith("rules/"))
@@ -2028,6 +2029,7 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
             and "repeated" in c.why
         )
         or ("kind" in kinds and _OF_KIND in c.why)
+        or ("hinted" in kinds and TYPE_HINT in c.why)
         or ("any" in kinds)
     )
 

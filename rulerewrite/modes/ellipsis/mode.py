@@ -19,6 +19,7 @@ from rulerewrite.modes.ellipsis.common import (
 from rulerewrite.modes.ellipsis.questions import _Questions
 from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
+    TYPE_HINT,
     ask,
     is_question,
     last_exchange,
@@ -378,6 +379,9 @@ class Ellipsis(_Questions):
             # 是一个游戏 / 也是歌手啊: what the missing topic is (salient_copula)
             kinds = self.salient_kinds | self.copula_kinds
             floor = self.min_score_question
+        hinted_topic = best if kind == "subject" and self._hinted_topic(best, hinted) else None
+        if hinted_topic is not None:
+            kinds = kinds | {"hinted"}  # 我在南极 / 冷不冷: the comment asks about a place
         if kind == "subject" and self._judged_again(best, d, text):
             kinds = kinds | {"lead"}  # 高数好难 / 别怕没那么难 / 真的难: judged again
         tastes = (
@@ -425,6 +429,10 @@ class Ellipsis(_Questions):
         if named is None and kind == "subject" and not member and len(text) <= self.counter_len:
             named = self._counter_offer(state, d, cands)  # 那现金也行 / 怎么给 -> 现金怎么给
         confident = self._confident(cands, kinds, floor)  # the same candidates, kinds and floor
+        if not confident and hinted_topic is not None and hinted_topic is best:
+            # 济宁今天…北风小于3级 / 什么时候是晴天: a rival of another type answers nothing the
+            # hint words ask about
+            confident = self._confident([c for c in cands if TYPE_HINT in c.why], kinds, floor)
         if named is None and len(text) <= self.offered_len:
             offer = self._offered(state, d, cands)  # 晚上想吃什么 / 我想吃西餐 / 很贵的
             if offer is not None and (not confident or self._moved_on(state, d, offer)):
@@ -600,6 +608,8 @@ class Ellipsis(_Questions):
         elif kind == "subject" and how is None and media is None and similar is None:
             filler = self._joined_as_said(d, filler, parse, pos)  # X剧情 / X的配音 as said
             pos = self._topic_at(parse, pos, bare=filler == best.mention.text)
+            if best is hinted_topic:
+                pos = self._before_time(parse, pos)  # 看样明天天气不错 -> 看样威海明天…
         elif kind == "object":
             pos = self._object_at(text, pos)
         new = text[:pos] + filler + text[pos:]

@@ -432,6 +432,8 @@ class _State:
         )
         self.copula_kinds = frozenset(self.mt.values.get("salient_copula", []))
         self.place_topic = bool(self.mt.values.get("place_topic", False))
+        # a comment asking about a place (冷不冷) may take the place however it ranks
+        self.hinted_types = frozenset(self.mt.values.get("salient_hinted_types", []))
         left = self.mt.values.get("salient_left")
         self.left_kinds = frozenset(left) if left is not None else None
         self.question_kinds = self.salient_kinds | frozenset(

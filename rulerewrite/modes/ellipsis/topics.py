@@ -30,6 +30,7 @@ from rulerewrite.modes.ellipsis.common import (
 from rulerewrite.modes.ellipsis.judgements import _Judgements
 from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
+    TYPE_HINT,
     is_question,
     last_exchange,
     new_candidate,
@@ -60,6 +61,23 @@ def _verb_heads(toks: list[Token], q_end: int, ptoks: list[Token], t_end: int) -
 class _Topics(_Judgements):
     """Topic and comment: a subjectless comment takes the topic of the last exchange or the user's
     own topic (性能怎么样 -> 小米14性能怎么样)."""
+
+    def _hinted_topic(self, best: Any, hinted: set[str]) -> bool:
+        """The best candidate is of a type the query's hint words ask about, one of the types
+        ``salient_hinted_types`` of the thresholds lets that single out (北京今天的天气是多云… /
+        有雨吗 / 应该大晴天吧: 大晴天 asks about a place's weather, so 北京 is the topic however
+        it ranks). Why: a comment on the weather or the whereabouts of a place answers the
+        question the words ask about that place, not about anything else the turns said."""
+        return best.mention.etype in self.hinted_types & hinted and TYPE_HINT in best.why
+
+    @staticmethod
+    def _before_time(parse: Any, pos: int) -> int:
+        """Where a place taken by ``_hinted_topic`` goes: before the query's first time word
+        after the gap (看样明天天气不错 -> 看样威海明天天气不错; 看了下天气预报 未来一周都下雨 ->
+        …广州未来一周都下雨), else at the gap. Why: the weather is that of a place at a time,
+        said place first, and a word before the time word (看样 / 看了下天气预报) is no part of
+        it."""
+        return next((t.start for t in parse.tokens if t.start >= pos and t.pos == "t"), pos)
 
     def _acked_comment(
         self, state: State, d: Dialogue, exchange: tuple[TurnInfo, TurnInfo] | None
