@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -137,6 +138,27 @@ def test_offset_map_is_well_formed(raw: str) -> None:
     assert list(offs[:-1]) == sorted(offs[:-1])  # monotonic: spans map to spans
     for i in range(len(nt2.text)):
         assert nt2.original_slice(i, i + 1) != ""
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "\u00a8\u05a2",  # ¨ is a space + U+0308 under NFKC; the space goes, the marks must reorder
+        "a\u00a8\u05a2",
+        "中 \u00a8\u05a2x",
+    ],
+)
+def test_combining_marks_brought_together_are_reordered(raw: str) -> None:
+    # found by the property below (Hypothesis, 2026-12-02): normalising twice changed the text
+    once = _N(raw)
+    assert _N(once.text).text == once.text
+    assert unicodedata.is_normalized("NFKC", once.text)
+    assert all(once.original_slice(i, i + 1) for i in range(len(once.text)))
+
+
+def test_simplified_to_a_fixed_point() -> None:
+    # OpenCC maps 薴 to 苧, itself traditional (→ 苎): one pass left the text changing (Hypothesis)
+    assert _N("薴").text == _N(_N("薴").text).text == "苎"
 
 
 @settings(max_examples=300, deadline=None)

@@ -110,8 +110,18 @@ class Normalizer:
         self._cached = functools.lru_cache(maxsize=cache_size)(self._normalize)
 
     def to_simplified(self, text: str) -> str:
-        if text.isascii() or self._traditional.isdisjoint(text):
-            return text
+        """Traditional → simplified, to a fixed point: OpenCC maps a few characters to another
+        convertible one (薴 → 苧 → 苎), and normalising must give the same text twice."""
+        for _ in range(3):
+            if text.isascii() or self._traditional.isdisjoint(text):
+                return text
+            out = self._simplified_once(text)
+            if out == text:
+                return text
+            text = out
+        return text
+
+    def _simplified_once(self, text: str) -> str:
         out: str = self._t2s.convert(text)
         if len(out) == len(text):
             return out
@@ -144,6 +154,8 @@ class Normalizer:
                     offsets.append(i)
             base = "".join(chars)
         base = self.to_simplified(base)
+        if offsets is not None:
+            base, offsets = _canonical_order(base, offsets)
         # Whitespace: collapse runs to one space, drop spaces at the ends and next to CJK.
         if not _needs_ws_fix(base):
             return NormText(text, base, None if offsets is None else (*offsets, len(text)))
@@ -165,7 +177,36 @@ class Normalizer:
             last = b
         pieces.append(base[last:])
         offs.extend(offsets[last:])
-        return NormText(text, "".join(pieces), (*offs, len(text)))
+        out, offs = _canonical_order("".join(pieces), offs)
+        return NormText(text, out, (*offs, len(text)))
+
+
+def _canonical_order(s: str, offsets: list[int]) -> tuple[str, list[int]]:
+    """Put every run of combining marks in canonical order, moving the offsets with them.
+
+    Why: NFKC applied one character at a time (so that offsets stay exact) does not reorder marks
+    across characters, and dropping a space can bring two runs together: ``¨`` becomes a space
+    plus U+0308, and ``¨`` + U+05A2 gave U+0308 U+05A2, which NFKC itself orders U+05A2 U+0308,
+    so normalising the output again changed it. Example: ``_canonical_order("\u0308\u05a2",
+    [0, 1])`` is ``("\u05a2\u0308", [1, 0])``. Text already in order is returned as it is.
+    """
+    if s.isascii() or unicodedata.is_normalized("NFKC", s):
+        return s, offsets
+    chars = list(s)
+    offs = list(offsets)
+    i, n = 0, len(chars)
+    while i < n:
+        if not unicodedata.combining(chars[i]):
+            i += 1
+            continue
+        j = i
+        while j < n and unicodedata.combining(chars[j]):
+            j += 1
+        run = sorted(range(i, j), key=lambda k: unicodedata.combining(chars[k]))  # stable
+        chars[i:j] = [chars[k] for k in run]
+        offs[i:j] = [offsets[k] for k in run]
+        i = j
+    return "".join(chars), offs
 
 
 def _needs_ws_fix(s: str) -> bool:
