@@ -120,6 +120,7 @@ class Ellipsis(_Questions):
             or (self._typed_comment(done, exchange) if exchange is not None else None)
             or (self._defined(done, exchange) if exchange is not None else None)
             or (self._topic_comment(done, d, exchange) if exchange is not None else None)
+            or (self._compared_first(done, exchange) if exchange is not None else None)
             or (self._verb_object_open(done, exchange) if exchange is not None else None)
             or (self._any_will_do(done, exchange) if exchange is not None else None)
             or (self._asked_comment(done, exchange) if exchange is not None else None)

@@ -639,6 +639,15 @@ class _State:
         self.topic_acked = rule_pattern(tc, "acked")
         self.topic_also = rule_words(tc, "also")
         self.topic_described_max = int((tc.get("described_max") if tc else 0) or 16)
+        # 那周杰伦呢 / … / 和林俊杰比呢: the comparison's first term of Y's kind (compared_first)
+        cf = self.compared_rule = lexicon.rule("completeness", "compared_first")
+        shapes = (cf.get("shapes") if cf else None) or {}
+        self.compared_shapes = tuple(
+            rule_regex(cf, f"shapes.{k}", v) for k, v in shapes.items() if cf is not None
+        )
+        self.compared_rest_max = int((cf.get("rest_max") if cf else 0) or 6)
+        self.compared_speakers = rule_words(cf, "speakers")
+        self.compared_types = rule_words(cf, "types")
         self.typed_rule = lexicon.rule("completeness", "typed_comment")
         tr = self.typed_rule
         self.typed_comments = () if tr is None else self._typed_comment_types(tr)

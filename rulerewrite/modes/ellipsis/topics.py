@@ -3,9 +3,10 @@ topic (性能怎么样 -> 小米14性能怎么样)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from rulerewrite.context import Dialogue, Mention, TurnInfo, said_mention
+from rulerewrite.context import Dialogue, Mention, TurnInfo, new_turn, said_mention
 from rulerewrite.lexicon.readers import rule_match
 from rulerewrite.modes.base import State
 from rulerewrite.modes.ellipsis.common import (
@@ -25,6 +26,7 @@ from rulerewrite.modes.ellipsis.common import (
     _is_pronounish,
     _object_after,
     _resolved_from,
+    _same_kind,
     _verb_tagged,
 )
 from rulerewrite.modes.ellipsis.judgements import _Judgements
@@ -779,6 +781,81 @@ class _Topics(_Judgements):
             note=f"{how} comment on {name!r}, the one topic of the last exchange ({source})",
             confidence=0.6,
         )
+
+    def _compared_first(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
+        """A comparison opening the query without its first term, when nothing else completed
+        it (rules/completeness.yaml ``compared_first``): the one thing of Y's kind the last
+        exchange named goes first, or where the shape's empty group ``at`` stands (那周杰伦呢 /
+        他的歌写得真好 / 和林俊杰比呢 -> 周杰伦和林俊杰比呢; 成都好热 / 重庆更热 / 比起重庆 凉快多了
+        -> 比起重庆 成都凉快多了). Why: 和Y比呢 / 比起Y… compares something with Y, and after an
+        exchange about one thing of Y's kind (two people, two places, two phones) that thing is
+        the other term; ``_topic_comment`` reads it only from the sources it lists."""
+        text = state.standalone.strip()
+        m = next((m for p in self.compared_shapes if (m := p.match(text))), None)
+        if self.compared_rule is None or m is None:
+            return None
+        rest = unpunctuated(text[m.end() :])
+        if len(rest) > self.compared_rest_max or any(
+            kind_of(t.pos, t.text) in ("NOUN", "PRON") for t in self.mt.parse(rest).tokens
+        ):
+            return None  # 跟上海比起来北京很热闹: the first term is said after it
+        y = m["y"]
+        kin = self._compared_kin(text, y)
+        if kin is None:
+            return None
+        found = {
+            c.text: ti
+            for ti in exchange
+            for c in ti.mentions
+            if y not in c.text
+            and c.text not in y
+            and not c.is_set
+            and not _is_pronounish(c)
+            and not self.mt.is_clause(c)
+            and kin(c)
+        }
+        names = [n for n in found if not any(n != o and n in o for o in found)]
+        if len(names) != 1:
+            return None  # nothing of Y's kind, or two of them: which one is compared is unsaid
+        name = names[0]
+        at = m.start("at") if "at" in m.re.groupindex else 0
+        return _resolved_from(
+            state,
+            self.compared_rule.source,
+            text[:at] + name + text[at:],
+            name,
+            found[name],
+            "topic",
+            etype="thing",
+            slot="subject",
+            note=f"{name!r} is compared with {y!r}: the one thing of its kind the exchange named",
+            confidence=0.6,
+        )
+
+    def _compared_kin(self, text: str, y: str) -> Callable[[Mention], bool] | None:
+        """What may be compared with ``y`` (said in the query ``text``), or None when its kind is
+        unknown: a person's name for a speaker (比我高 / 和你比), a thing of the same type for a
+        typed thing (林俊杰 / 重庆: rules/completeness.yaml compared_first ``types``), a noun of
+        the same head for a noun (清朝 / 明朝)."""
+        if y in self.compared_speakers:
+            # a topic frame's unknown name opening with a family name is a person's too (你认识
+            # 李小龙吗: jieba may cut such a name, the frame keeps it whole)
+            surnames = self.mt.analyzer.surnames
+            return lambda c: (
+                c.etype == "person"
+                or (
+                    c.source.startswith("rules/")
+                    and 3 <= len(c.text) <= 4
+                    and c.text.startswith(surnames)
+                )
+            )
+        said = self.mt.analyzer.analyze(new_turn(0, "user", text))
+        ym = next((c for c in said.mentions if c.text == y), None)
+        if ym is None:
+            return None
+        if ym.etype in self.compared_types:
+            return lambda c: c.etype == ym.etype
+        return lambda c: _same_kind(c.text, y)
 
     def _asked_comment(self, state: State, exchange: tuple[TurnInfo, TurnInfo]) -> State | None:
         """A reply with no subject of its own to the assistant's question about the noun phrase
