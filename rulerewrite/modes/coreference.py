@@ -806,7 +806,13 @@ class Coreference:
                 if c.mention.head == ref.noun or c.mention.text.endswith(ref.noun)
             ]
             if not cands:
-                return state
+                # 这个菜怎么做的 after 豌豆超好吃: nothing the dialogue said is headed by 菜, so
+                # the phrase stays; the trace says why (no step would look like no reference)
+                return state.note(
+                    "coreference",
+                    ref.source,
+                    f"{ref.text}{ref.noun}: no antecedent headed by {ref.noun}; left as it is",
+                )
             return self._replace(state, ref, cands[0], ref.noun_end)
         human = ref.animacy == "human"
         animacy = None if ref.animacy == "any" else ("human" if human else "nonhuman")
