@@ -2600,7 +2600,11 @@ class Coreference:
                 note=f"{ref.text}{ref.noun}: whose {ref.noun}, with no history",
             )
         if not good or ambiguous(good, d):
-            return state
+            # 感觉你本人很热情活泼呢 / … / 还挺喜欢这种性格的: no one clear owner, the attribute stays
+            why = "two owners" if good else "no salient owner"
+            return state.note(
+                "coreference", ref.source, f"{ref.text}{ref.noun}: {why} in the dialogue; left"
+            )
         best = good[0]
         text = state.standalone
         de = "" if best.mention.text.endswith("的") else "的"
