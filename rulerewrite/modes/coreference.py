@@ -806,7 +806,13 @@ class Coreference:
                 if c.mention.head == ref.noun or c.mention.text.endswith(ref.noun)
             ]
             if not cands:
-                return state
+                # 这个菜怎么做的 after 豌豆超好吃: nothing the dialogue said is headed by 菜, so
+                # the phrase stays; the trace says why (no step would look like no reference)
+                return state.note(
+                    "coreference",
+                    ref.source,
+                    f"{ref.text}{ref.noun}: no antecedent headed by {ref.noun}; left as it is",
+                )
             return self._replace(state, ref, cands[0], ref.noun_end)
         human = ref.animacy == "human"
         animacy = None if ref.animacy == "any" else ("human" if human else "nonhuman")
@@ -2594,7 +2600,11 @@ class Coreference:
                 note=f"{ref.text}{ref.noun}: whose {ref.noun}, with no history",
             )
         if not good or ambiguous(good, d):
-            return state
+            # 感觉你本人很热情活泼呢 / … / 还挺喜欢这种性格的: no one clear owner, the attribute stays
+            why = "two owners" if good else "no salient owner"
+            return state.note(
+                "coreference", ref.source, f"{ref.text}{ref.noun}: {why} in the dialogue; left"
+            )
         best = good[0]
         text = state.standalone
         de = "" if best.mention.text.endswith("的") else "的"
