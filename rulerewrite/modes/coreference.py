@@ -905,6 +905,10 @@ class Coreference:
         user_turn = recent if before == "human" else set()
         if before is not None:
             recent = set()  # 耶稣就是你的救主他为你死: 他 is the person just named
+        # 被邻居小伙伴撒了狗粮 / 说 / 她还笑话我: in a narrative statement a person word (not a
+        # name) of the user's last turn is who 他 / 她 goes on about only when the reply after
+        # it named no one (我的小伙伴需要你 / 只辅助女警 / 他只爱女警…: the reply moved on)
+        noun_turn = recent if not narrative or self._reply_names_nothing(d, orig_text) else set()
         good = merge_nested(
             [
                 c
@@ -915,7 +919,7 @@ class Coreference:
                         human
                         and c.mention.etype in self.person_types
                         and (
-                            c.mention.turn in recent
+                            c.mention.turn in (recent if c.mention.etype == "person" else noun_turn)
                             or "repeated" in c.why
                             or _user_subject_name(c, user_turn)
                         )
@@ -2449,6 +2453,22 @@ class Coreference:
                     return True
                 at = said.find(word, at + 1)
         return False
+
+    def _reply_names_nothing(self, d: Any, text: str) -> bool:
+        """No turn after the user's last one names a person scoring ``min_score``: the reply
+        brought in no one else, so the person of the user's last turn is who the query goes
+        on about. Example: 今天被邻居小伙伴撒了把狗粮 / 怎么了 -> True; 我的小伙伴需要你 /
+        只辅助女警 -> False (the reply named 女警). A person the reply points back at with a
+        demonstrative (女友被兄弟抢了 / 这样的朋友…) is the user's, not another one."""
+        lu = d.last_user()
+        if lu is None:
+            return False
+        return not any(
+            c.mention.turn > lu.turn.index
+            and c.score >= self.min_score
+            and not _DEMONSTRATIVE.match(c.mention.text)
+            for c in self.mt.rank(d, text=text, animacy="human")
+        )
 
     def _window_ranked(self, d: Any, window: set[int], text: str) -> list[Candidate]:
         """The candidates of the last exchange (``window``), of any type, best first."""
