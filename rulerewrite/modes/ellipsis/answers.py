@@ -28,6 +28,7 @@ from rulerewrite.modes.ellipsis.common import (
     _previous_question,
     _resolved_from,
     _topic_first,
+    _user_side,
 )
 from rulerewrite.modes.ellipsis.offers import _Offers
 from rulerewrite.modes.multiturn import (
@@ -1127,7 +1128,7 @@ class _Answers(_Offers):
                 return None  # 我喜欢我妈 / 好巧 / 我也是: whose 我 that is is unclear
             if not own and self.speaker_owner.search(remark):
                 return None  # 我家养 / 我也是: the assistant's home is not the user's (家养)
-            remark = remark if own else remark.translate(_PERSPECTIVE)
+            remark = remark if own else _user_side(remark)
             reply, pt = m.group("r"), m.group("pt") or ""
             if not remark or remark[0] == "的":
                 return None
