@@ -28,6 +28,7 @@ from rulerewrite.modes.ellipsis.common import (
     _previous_question,
     _resolved_from,
     _topic_first,
+    _user_side,
 )
 from rulerewrite.modes.ellipsis.offers import _Offers
 from rulerewrite.modes.multiturn import (
@@ -263,6 +264,10 @@ class _Answers(_Offers):
         rest = end_re[0].sub("", asked[i + len(v) :])
         if self.answer_clause_rest is not None and self.answer_clause_rest.search(rest):
             return None  # 有这个倾向你结婚了吗 / 没有呢: 结婚 was asked, not 有
+        again = self._asked_again_rest(rest, v)
+        if again is None:
+            return None
+        rest = again
         if rest.startswith(("了", "过")):
             asp, rest = asp or rest[0], rest[1:]
         cut = next((w for w in self.answer_tentative if rest.endswith(w)), "")
@@ -311,6 +316,18 @@ class _Answers(_Offers):
             note=f"answer to {asked!r}: {v} + {part}",
             confidence=0.75,
         )
+
+    def _asked_again_rest(self, rest: str, v: str) -> str | None:
+        """What the answered verb ``v`` takes when the question says it twice, first in a
+        relative clause and again at its end (会弹吉他的人很受欢迎你会吗): the first verb's
+        object, up to the 的 of the relative clause; None (no answer to complete) when there is
+        no such 的. Any other ``rest`` is returned as it is.
+        Why: everything after the first 会 names the clause's head and the question again
+        (不会弹吉他的人很受欢迎我会). Example: 会弹吉他的人很受欢迎你会吗 / 不会 -> 不会弹吉他."""
+        if len(rest) <= len(v) or not rest.endswith(v):
+            return rest
+        at = rest.find("的")
+        return rest[:at] if 0 < at < len(rest) - len(v) else None
 
     def _member_de(self, rest: str) -> bool:
         """``rest`` (what a 是…吗 question asks after 是) is a noun phrase of two words or more
@@ -1111,7 +1128,7 @@ class _Answers(_Offers):
                 return None  # 我喜欢我妈 / 好巧 / 我也是: whose 我 that is is unclear
             if not own and self.speaker_owner.search(remark):
                 return None  # 我家养 / 我也是: the assistant's home is not the user's (家养)
-            remark = remark if own else remark.translate(_PERSPECTIVE)
+            remark = remark if own else _user_side(remark)
             reply, pt = m.group("r"), m.group("pt") or ""
             if not remark or remark[0] == "的":
                 return None

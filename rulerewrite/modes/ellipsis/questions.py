@@ -630,7 +630,14 @@ class _Questions(_Topics):
             confidence=0.6,
         )
 
-    def _attribute_ne(self, state: State, d: Dialogue, x: str) -> State | None:
+    def _attribute_ne(self, state: State, d: Dialogue, x: str, *, lead: str = "") -> State | None:
+        """What: a bare attribute noun X呢 after a question about one attribute of a thing asks
+        about X of the same thing: X takes the previous question's attribute slot, the query's
+        ``lead`` (那 / 那么) staying in front.
+        Why: gluing the whole previous subject to X names an attribute of an attribute
+        (项目预算的负责人); dropping the lead loses what the user said.
+        Example: (双鱼座的特点是什么 / 温柔) 那缺点呢 -> 那双鱼座的缺点呢; (项目预算是多少 /
+        100万) 负责人呢 -> 项目负责人呢."""
         prev = _previous_question(d)
         if prev is None or prev is not d.turns[-2 if len(d.turns) > 1 else -1]:
             return None
@@ -639,7 +646,7 @@ class _Questions(_Topics):
         if len(at) != 1 or any(is_question_word(t.text) for t in toks if t.start < at[0].start):
             return None
         ptext = prev.turn.content
-        new = ptext[: at[0].start] + x + "呢"
+        new = lead + ptext[: at[0].start] + x + "呢"
         return _asked_again(
             state,
             self.mt.sources.get("bare_ne", "ellipsis:bare_ne"),
@@ -872,7 +879,7 @@ class _Questions(_Topics):
         if x in self.attribute_nouns:
             # 缺点呢 after 双鱼座的特点: the attribute takes the previous question's attribute;
             # 作者呢 after 你知道白夜行吗: the topic is missing (白夜行的作者呢, the gap path)
-            return self._attribute_ne(state, d, x)
+            return self._attribute_ne(state, d, x, lead=lead)
         if x in self.what_else_words:
             return self._what_else(state, d, lead)
         if x.strip().isdigit():
