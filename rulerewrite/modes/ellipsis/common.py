@@ -23,11 +23,12 @@ def _user_side(text: str) -> str:
     becomes 你 (帮我拿一下 -> 帮你拿一下; 我们 / 我家 inside stay). Why: deleting every 我 (the
     old translation) broke the sentence (需要我教你 -> 需要教我)."""
     head = text[1:] if text.startswith("我") and not text.startswith(("我们", "我家")) else text
-    return re.sub(
-        "我们|我家|我|你|您",
-        lambda m: {"我": "你", "你": "我", "您": "我"}.get(m.group(), m.group()),
-        head,
-    )
+    return _SPEAKERS.sub(lambda m: _SWAPPED.get(m.group(), m.group()), head)
+
+
+# the speaker words _user_side swaps (我们 / 我家 matched first so that they stay whole)
+_SPEAKERS = re.compile("我们|我家|我|你|您")
+_SWAPPED = {"我": "你", "你": "我", "您": "我"}
 
 
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")

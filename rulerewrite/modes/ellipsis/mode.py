@@ -47,9 +47,10 @@ def _verb_said(parse: Parse, pos: int, filler: str) -> str:
     Why: the segmenter keeps a verb and its object as one noun (买车), so the phrase the verb
     had in the last turn repeats the query's own verb (买啥颜色的买车).
     Example: (我想买车 / 买吧) 买啥颜色的 -> 买啥颜色的车."""
-    said = {t.text for t in parse.tokens if t.end <= pos and t.pos.startswith("v")}
-    verb = next((v for v in said if filler.startswith(v) and len(filler) > len(v)), "")
-    return filler[len(verb) :]
+    said = [t.text for t in parse.tokens if t.end <= pos and t.pos.startswith("v")]
+    fits = [v for v in said if filler.startswith(v) and len(filler) > len(v)]
+    # the longest such verb, in a fixed order (a set's order changes with PYTHONHASHSEED)
+    return filler[len(max(fits, key=len)) :] if fits else filler
 
 
 @mode("ellipsis")
