@@ -637,6 +637,8 @@ class _State:
         self.topic_which = rule_pattern(tc, "which")
         self.topic_asked_back = rule_pattern(tc, "asked_back")
         self.topic_acked = rule_pattern(tc, "acked")
+        self.topic_answered = rule_pattern(tc, "answered")
+        self.answer_not_kinds = rule_words(tc, "answer_not_kinds")
         self.topic_also = rule_words(tc, "also")
         self.topic_described_max = int((tc.get("described_max") if tc else 0) or 16)
         # 那周杰伦呢 / … / 和林俊杰比呢: the comparison's first term of Y's kind (compared_first)

@@ -573,12 +573,14 @@ class _Topics(_Judgements):
             self._one_topic(d, exchange)
             or self._user_lead(exchange)
             or self._user_subject(exchange)
+            or self._answered_topic(exchange)
         )
         judged = self._user_judged(exchange)
         if judged is not None and (found is None or found[0].text in judged[0].text):
             # 王老师讲课最清楚 / 嗯 / 好清楚: what the user judged holds the name, and is the topic
             found = judged
-        if found is None:
+        if found is None or (found[1] == "answered" and _REPLY_LEAD in state.scratch):
+            # 哪里呢 / 张家界的一条文艺街 / 没有去过: the verb's object, kept aside, comes first
             return None
         topic, source = found
         name = topic.text
@@ -712,7 +714,7 @@ class _Topics(_Judgements):
         if (
             not how
             and "predicate" in shapes
-            and typed_both
+            and (typed_both or source == "answered")
             and kinds[0] in ("ADV", "VERB")
             and toks[0].text not in self.topic_not_pred
             and not self.speakers.search(body)
@@ -1032,6 +1034,35 @@ class _Topics(_Judgements):
             or (k0 == "PRON" and t0.text in self.own)
             or (k0 == "ADJ" and len(rest) > 1)
         )
+
+    def _answered_topic(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
+        """The assistant's whole reply when it is a bare noun phrase answering the user's which
+        or what question (rules/completeness.yaml topic_comment ``answered``: 什么零食 /
+        巧克力派; 推荐一本书 / 秘密花园), as the ``answered`` source; else None.
+        Why: the reply names the very thing the user asked for, so a comment after it is said of
+        that thing, the whole phrase and not a name inside it (巧克力派, not 巧克力)."""
+        told, last = exchange
+        if self.topic_answered is None or not self.topic_answered.search(told.turn.content):
+            return None
+        b = last.turn.content
+        reply = self.mt.bare_noun_phrase(b, _NOUN_PHRASE_KINDS) or self._named_answer(b)
+        if reply is None or not _CJK.search(reply) or self.personal.search(reply):
+            return None
+        return said_mention(reply, "thing", last.turn, "topic", b.find(reply), "reply"), "answered"
+
+    def _named_answer(self, said: str) -> str | None:
+        """``said`` as a name the segmenter cuts into pieces (土豆炖粉条子 / 第九交响曲): a title
+        answer (one run of characters, no speaker nor question) that opens with no verb, ends
+        with a noun and has no adverb, particle, conjunction nor pronoun in it; else None.
+        Why: a reply that opens with a verb (去海边 / 有个妹妹) or holds a 了 / 没有 is a
+        clause, whose comment needs no subject put back."""
+        name = self.mt.title_answer(said)
+        if name is None:
+            return None
+        kinds = [kind_of(t.pos, t.text) for t in self.mt.parse(name).tokens if t.text.strip()]
+        if not kinds or kinds[0] == "VERB" or kinds[-1] != "NOUN":
+            return None
+        return None if set(kinds) & self.answer_not_kinds else name
 
     def _one_topic(
         self, d: Dialogue, exchange: tuple[TurnInfo, TurnInfo]
