@@ -157,6 +157,9 @@ class _VerbObject(RuleView):
     before: re.Pattern[str] | None = None
     after: re.Pattern[str] | None = None
     consume: frozenset[str] = frozenset()
+    fronted_before: re.Pattern[str] | None = None
+    fronted_gap: int = 0
+    fronted_not_after: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -949,6 +952,11 @@ class Coreference:
             if obj is not None:
                 why = f"the object of the same verb in the last exchange ({self.vo.source})"
                 return self._replace(state, ref, Candidate(obj, self.min_score, why), ref.end)
+        if not good and not ref.noun and ref.text in self.vo.refs:
+            fronted = self._fronted_object(state, d, orig_text, ref)
+            if fronted is not None:
+                why = f"said right before the same verb in the last exchange ({self.vo.source})"
+                return self._replace(state, ref, Candidate(fronted, self.min_score, why), ref.end)
         if not good and kin_said:
             return state  # 这是我老板: no person named, and a thing (会议) is none
         if not good and not ref.noun and ref.etype is None and not eats:
@@ -2278,6 +2286,49 @@ class Coreference:
             return said_mention(obj, "thing", ti.turn, "obj", at, self.vo.source)
         # 最近什么电影好看 / 一出好戏吧… / 这个不好看: a title of the verb's kind
         return self._framed_title(state, text[: ref.start], verb)
+
+    def _fronted_object(self, state: State, d: Any, text: str, ref: Ref) -> Mention | None:
+        """What: the phrase a turn of the last exchange (the reply first) said right before the
+        verb a plain 这个 / 那个 is the object of (rules/coreference.yaml ``verb_object``
+        ``fronted_before``) or before the verb of the predicate that calls it good (``after``),
+        at most ``fronted_gap`` characters before it within one clause.
+        Why: chat fronts an object (张韶涵的歌我最喜欢) or says a predicate of its subject (有南孚
+        电池好吃); a query saying the same verb of 这个 / 那个 means that phrase, which
+        :meth:`_verb_object` (the object after the verb) does not find.
+        Example: 张韶涵的歌我最喜欢 / 按我的口味来 / 我也喜欢这个 -> 我也喜欢张韶涵的歌;
+        喜欢听周杰伦 / 我也是 / 我也喜欢这个 -> None (no phrase right before 喜欢); 下午茶吃什么 /
+        … / 那个好吃吗 -> None (``fronted_not_after``: 吃 asks its object)."""
+        vo = self.vo
+        said = (
+            vo.fronted_before.search(text[: ref.start]) if vo.fronted_before is not None else None
+        ) or (vo.after.search(text[ref.end :]) if vo.after is not None else None)
+        exchange = last_exchange(state, d)
+        if said is None or exchange is None:
+            return None
+        verb = said.group("verb")
+        cands = self.mt.rank(d, text=text, animacy="nonhuman")
+        for ti in (exchange[1], exchange[0]):
+            content = ti.turn.content
+            best: Mention | None = None
+            for at in (i for i in range(len(content)) if content.startswith(verb, i)):
+                if vo.fronted_not_after is not None and vo.fronted_not_after.match(
+                    content, at + len(verb)
+                ):
+                    continue  # 下午茶吃什么: the object is asked for, what stands before is no object
+                for c in cands:
+                    m = c.mention
+                    gap = content[m.end : at] if m.turn == ti.turn.index else None
+                    if (
+                        gap is not None
+                        and m.end <= at
+                        and len(gap) <= vo.fronted_gap
+                        and not _CLAUSE_SPLIT.search(gap)
+                        and (best is None or m.end > best.end)
+                    ):
+                        best = m
+            if best is not None:
+                return best
+        return None
 
     def _stated_trouble(self, state: State) -> Mention | None:
         """The trouble a turn of the last exchange states, the user's turn first (rules/
