@@ -19,6 +19,7 @@ from rulerewrite.modes.multiturn import (
     ambiguous,
     ask,
     is_question,
+    last_exchange,
     lone_animal,
     new_candidate,
     outermost,
@@ -116,6 +117,12 @@ class Comparison:
         self.one_plural = rule_words(one, "pronouns")
         self.one_single = rule_pattern(one, "single")
         self.one_other = rule_pattern(one, "other")
+        # 斗破苍穹斗罗大陆武动乾坤都好看 / … / 这些都是好漫画: a list written without 和 (``juxtaposed``)
+        jux = lexicon.rule("comparison", "juxtaposed")
+        self.jux_source = jux.source if jux is not None else ""
+        self.jux_refs = rule_words(jux, "refs")
+        self.jux_tags = rule_words(jux, "tags")
+        self.jux_min = int(jux.get("min_len") or 3) if jux is not None else 3
 
     def applies(self, state: State) -> bool:
         return (
@@ -244,6 +251,18 @@ class Comparison:
             # 她写了那些诗: with no set to point at, 那些 + a noun ending the query asks which
             # (哪些), or names a new noun phrase: nothing to resolve, nothing to ask back
             return state.note("comparison", self.typo_source, f"{ref.text}: 哪些, no set reference")
+        if group is None and ref.text in self.jux_refs and not ref.noun:
+            run = self._juxtaposed(state, d)
+            if run is not None:  # 打篮球乒乓球 / … / 你会这些吗 -> 你会打篮球乒乓球吗
+                return resolved(
+                    state,
+                    "comparison",
+                    self.jux_source,
+                    text[: ref.start] + run.text + text[ref.end :],
+                    run,
+                    slot="compared",
+                    note=f"{ref.text} -> {run.text} (a list written without 和)",
+                )
         if group is None and ref.text in self.one_plural and self._after_one(state, ref):
             # 他结婚了么 新娘美么 他们幸福么: the person the query resolved and someone it tells of
             return state.note("comparison", self.one_source, f"{ref.text}: {self.one_note}")
@@ -299,6 +318,33 @@ class Comparison:
         )
 
     one_note = "the person the query already resolved and another, left as it is"
+
+    def _juxtaposed(self, state: State, d: Dialogue) -> Mention | None:
+        """What: the one run of at least two adjacent nouns (rules/comparison.yaml ``juxtaposed``
+        ``tags``), each at least ``min_len`` characters, in a turn of the last exchange (the
+        reply first), as a mention of that turn.
+        Why: chat lists things side by side without 和 or 、 (斗破苍穹斗罗大陆武动乾坤), so no set
+        is found and 这些 would be asked back, though the list is plain to read. Short nouns are
+        left out: two-character nouns side by side are mostly one compound (电脑键盘).
+        Example: 对啊打篮球乒乓球 / 超人啊都会 / 你呢会这些嘛 -> 打篮球乒乓球; 电脑键盘坏了 -> None."""
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        for ti in (exchange[1], exchange[0]):
+            content = ti.turn.content
+            runs: list[list[tuple[int, int]]] = [[]]
+            for t in self.mt.parse(content).tokens:
+                if t.pos not in self.jux_tags or len(t.text) < self.jux_min:
+                    runs.append([])
+                elif runs[-1] and runs[-1][-1][1] != t.start:
+                    runs.append([(t.start, t.end)])
+                else:
+                    runs[-1].append((t.start, t.end))
+            lists = [r for r in runs if len(r) >= 2]
+            if len(lists) == 1:
+                a, b = lists[0][0][0], lists[0][-1][1]
+                return said_mention(content[a:b], "thing", ti.turn, "obj", a, self.jux_source)
+        return None
 
     def _after_one(self, state: State, ref: Ref) -> bool:
         """What: the user's query said a singular 他 / 她 (rules/comparison.yaml ``after_one``
