@@ -266,6 +266,12 @@ class Comparison:
         if group is None and ref.text in self.one_plural and self._after_one(state, ref):
             # 他结婚了么 新娘美么 他们幸福么: the person the query resolved and someone it tells of
             return state.note("comparison", self.one_source, f"{ref.text}: {self.one_note}")
+        if group is None and ref.kind == "pronoun" and ref.text in text[: ref.start]:
+            # 他们家的多多西西是我的新伙伴呢喜欢他们: the first 他们 of the query says who they
+            # are (it is resolved or asked about on its own); a repeat is left as it is
+            return state.note(
+                "comparison", ref.source, f"{ref.text}: repeats an earlier {ref.text}"
+            )
         if group is None:
             return ask(
                 state,
