@@ -1529,8 +1529,8 @@ class Coreference:
             return None
         if human and m.etype not in HUMAN_TYPES and "的" in m.text:
             owner = m.text.rsplit("的", 1)[0]
-            if not long_enough(owner) or _DEMONSTRATIVE.search(owner):
-                return None
+            if not long_enough(owner) or _DEMONSTRATIVE.search(owner) or self._time_word(owner):
+                return None  # 昨晚的比赛: a time owns no thing a person could be
             m = replace(m, text=owner, head=owner, end=m.start + len(owner))
         if (
             human
@@ -1544,6 +1544,13 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _time_word(self, text: str) -> bool:
+        """Whether ``text`` is a time word and nothing else (jieba tags it t: 昨晚 / 上周 / 今年).
+
+        Example: 昨晚 -> True; 任然 -> False."""
+        tags = [t for _, t in self.segmenter.pos(text)]
+        return bool(tags) and all(t.startswith("t") for t in tags)
 
     def _lone_demonstrative(self, text: str, ref: Ref) -> bool:
         """A plain 这个 / 那个 / 这 / 那 (rules/coreference.yaml ``lone_antecedent``
