@@ -1456,9 +1456,7 @@ class MultiTurn:
                 # goulding) as well as a product, when the turn says it as a participant (a
                 # subject, an object, a topic) or both speakers say it; not a word glued on as a
                 # modifier or a tag (只有ooxx时的表情 / 你懂的nozuonodie: slang, no one)
-                and not (
-                    _LATIN_NAME.fullmatch(m.text) and not m.protected and _participant(m, d)
-                )
+                and not (_LATIN_NAME.fullmatch(m.text) and not m.protected and _participant(m, d))
                 # chat says 他的作者 of a book or a song: a topic-frame title, whatever its tag
                 and not (title_q and m.gram == "topic" and m.source.startswith("rules/"))
                 # 小王子呢 / … / 你知道他的作者是谁吗: a work of the dictionaries too
