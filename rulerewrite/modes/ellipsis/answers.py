@@ -1113,6 +1113,8 @@ class _Answers(_Offers):
                 if user is None or user.turn.role != "user" or is_question(user.parse):
                     return None
                 last, said, own = user, unpunctuated(user.turn.content), True
+            if self._acknowledges(said):
+                return None  # 今天天气不错 / 是啊 / 可以: a yes or an okay proposes nothing
             led = lead.sub("", said, count=1)
             remark = end.sub("", led).strip()
             if (
@@ -1173,6 +1175,13 @@ class _Answers(_Offers):
                 confidence=0.65,
             )
         return None
+
+    def _acknowledges(self, said: str) -> bool:
+        """``said`` is itself a bare yes, okay, "me too" or no (是啊 / 好的 / 没有: a pattern
+        of the reply rules answer_confirm ... answer_negated). Why: such a turn only
+        acknowledges; a reply to it (可以 / 是的) confirms or agrees to no remark, and taking
+        the acknowledgement as one writes 可以是."""
+        return any(rule_match(rule, said) is not None for rule, _lead, _end in self.reply_rules)
 
     def _kind_denied(self, d: Dialogue, remark: str) -> tuple[str, str] | None:
         """The one thing the user's turn before the assistant's named (a topic frame or an
