@@ -22,6 +22,7 @@ import ahocorasick
 from rulerewrite.fastinit import fast_replace
 from rulerewrite.lexicon import Lexicon, Match
 from rulerewrite.text.normalize import Normalizer
+from rulerewrite.text.perspective import user_side
 
 _WORDISH = re.compile(r"[0-9a-z\u3400-\u4dbf\u4e00-\u9fff]")
 # 不 as an A-not-A question (能退不 / 好不好 / 是不是) is not a negation of the content.
@@ -456,8 +457,14 @@ def _flip(h: str) -> str:
 
 
 def with_perspective(history: tuple[str, ...]) -> tuple[str, ...]:
-    """The turns, plus each turn that addresses someone as the other speaker would say it
-    (我可以帮您查订单吗 -> 可以帮我查订单吗): an answer that repeats the question from the
-    user's side (可以帮我查订单) invents nothing."""
-    flipped = tuple(f for h in history if (f := _flip(h)) != h)
-    return history + flipped if flipped else history
+    """The turns, plus each turn that addresses someone as the other speaker would say it,
+    in both readings the modes write: every 我 dropped (``_flip``: 我可以帮您查订单吗 ->
+    可以帮我查订单吗) and the speakers swapped (:func:`user_side`: 你会想我吗 -> 我会想你吗).
+    Why: an answer that repeats the question from the user's side (可以帮我查订单 / 会想你)
+    invents nothing; a 你 or 我 no turn says in either reading (会想他) is still new."""
+    views = dict.fromkeys(history)
+    for h in history:
+        if "你" in h or "您" in h or "我" in h:
+            views.setdefault(_flip(h))
+            views.setdefault(user_side(h))
+    return tuple(views) if len(views) > len(history) else history

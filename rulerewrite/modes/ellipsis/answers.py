@@ -28,7 +28,6 @@ from rulerewrite.modes.ellipsis.common import (
     _previous_question,
     _resolved_from,
     _topic_first,
-    _user_side,
 )
 from rulerewrite.modes.ellipsis.offers import _Offers
 from rulerewrite.modes.multiturn import (
@@ -47,6 +46,7 @@ from rulerewrite.modes.multiturn import (
     user_owner,
 )
 from rulerewrite.text.builtin_parser import is_question_word, kind_of
+from rulerewrite.text.perspective import user_side
 from rulerewrite.text.parse import Parse
 
 
@@ -1130,7 +1130,7 @@ class _Answers(_Offers):
                 return None  # 我喜欢我妈 / 好巧 / 我也是: whose 我 that is is unclear
             if not own and self.speaker_owner.search(remark):
                 return None  # 我家养 / 我也是: the assistant's home is not the user's (家养)
-            remark = remark if own else _user_side(remark)
+            remark = remark if own else user_side(remark)
             reply, pt = m.group("r"), m.group("pt") or ""
             if not remark or remark[0] == "的":
                 return None
