@@ -293,7 +293,7 @@ class _Answers(_Offers):
         }
         if not rest and (not kinds <= {"NOUN", "DE", "NUM"} or "NOUN" not in kinds):
             return None
-        part = part.translate(_PERSPECTIVE)
+        part = user_side(part)
         if not rest and not m.group("asp") and v in self.object_verbs:
             new = neg + v + part + pt  # 迪士尼去么 / 去 -> 去迪士尼: the topic is the object
         elif not rest:
