@@ -420,7 +420,7 @@ class _Answers(_Offers):
             return None
         if new == core or len(rest) > 10:
             return None
-        new = new.translate(_PERSPECTIVE) + said[len(core) :]
+        new = user_side(new) + said[len(core) :]
         # 开普勒是不是游戏 / 不是 -> 开普勒不是游戏: the question's subject stays in front
         new = self._asked_subject(asked[: m.start()], text) + new
         if not asked[: m.start()] and a in self.answer_need:
