@@ -628,7 +628,7 @@ class _Answers(_Offers):
         while k and not after.endswith(tail[:k]):
             k -= 1
         tail = tail[k:]  # 摘金奇缘是哪国的 / 韩国的呀: the 的 both end with is said once
-        filled = (lead + core + after).translate(_PERSPECTIVE)
+        filled = user_side(lead + core + after)
         if after and not number:
             # 你觉得摆渡人怎么样 / 你什么时候看的呀 / 去年 -> 去年看的摆渡人: the work the user
             # named is what the question's last verb takes
