@@ -687,7 +687,7 @@ class _Answers(_Offers):
         lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip()
         filled = (
             before
-            + (lead + head + after).translate(_PERSPECTIVE)
+            + user_side(lead + head + after)
             + said[len(before) :][len(body) :]
         )
         return filled, m.group(0)
