@@ -1077,7 +1077,7 @@ class _Answers(_Offers):
         return _resolved_from(
             state,
             rule.source,
-            m.group("reply") + question.translate(_PERSPECTIVE) + m.group("pt"),
+            m.group("reply") + user_side(question) + m.group("pt"),
             question,
             last,
             "obj",
