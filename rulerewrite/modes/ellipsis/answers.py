@@ -20,7 +20,6 @@ from rulerewrite.modes.ellipsis.common import (
     _KIND_MODIFIERS,
     _NOT_IN_THING,
     _NOUN_PHRASE_KINDS,
-    _PERSPECTIVE,
     _answered,
     _answered_as,
     _drop_opener,
@@ -46,8 +45,8 @@ from rulerewrite.modes.multiturn import (
     user_owner,
 )
 from rulerewrite.text.builtin_parser import is_question_word, kind_of
-from rulerewrite.text.perspective import user_side
 from rulerewrite.text.parse import Parse
+from rulerewrite.text.perspective import user_side
 
 
 class _Answers(_Offers):
@@ -685,11 +684,7 @@ class _Answers(_Offers):
         if not toks or any(kind_of(t.pos, t.text) != "NOUN" for t in toks):
             return None  # 谁唱的 / 不知道唱的: only a name or a thing answers who or what
         lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip()
-        filled = (
-            before
-            + user_side(lead + head + after)
-            + said[len(before) :][len(body) :]
-        )
+        filled = before + user_side(lead + head + after) + said[len(before) :][len(body) :]
         return filled, m.group(0)
 
     def _stated_answer(self, state: State, text: str, *, echo: bool = False) -> State | None:

@@ -13,9 +13,6 @@ from rulerewrite.modes.multiturn import NAMED_TYPES, RuleView, key, resolved
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
 from rulerewrite.text.parse import Parse, Token
 
-# the assistant's 你 is the user's 我 when an answer repeats a question; the assistant's own 我 is dropped
-_PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
-
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
 _HAS_QWORD = re.compile("|".join(re.escape(q) for q in sorted(QUESTION_WORDS)))
