@@ -1125,6 +1125,8 @@ class _Answers(_Offers):
                 return None  # 我喜欢我妈 / 好巧 / 我也是: whose 我 that is is unclear
             if not own and self.speaker_owner.search(remark):
                 return None  # 我家养 / 我也是: the assistant's home is not the user's (家养)
+            if not own and any(w in remark[1:] for w in rule.get("self_inside") or ()):
+                return None  # 肯定是在淄博难不倒我 / 不是: the assistant speaks of itself
             remark = remark if own else user_side(remark)
             reply, pt = m.group("r"), m.group("pt") or ""
             if not remark or remark[0] == "的":
