@@ -754,6 +754,11 @@ class Coreference:
                 )
         if ref.etype == "place" and self._noun_before(text, ref):
             return state  # 杭电那边 / 北京那里: the noun names the place itself
+        if ref.noun and self._title_named(text, ref):
+            # 晴天这首歌 / 三体这本书: the query names the work itself right before the phrase
+            return state.note(
+                "coreference", ref.source, f"{ref.text}{ref.noun}: the query names the work itself"
+            )
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
             return self._attribute_of(state, d, ref, orig_text)
         if ref.etype == "place" and ref.noun in self.lone_place.activities:
@@ -2657,6 +2662,14 @@ class Coreference:
     def gender_of(self, head: str) -> str | None:
         """帅哥 -> male, 闺蜜 -> female, 朋友 -> None (rules/coreference.yaml ``gender``)."""
         return next((g for end, g in self.gender_ends if head.endswith(end)), None)
+
+    def _title_named(self, text: str, ref: Ref) -> bool:
+        """Whether ``ref`` is a work's kind phrase (这首歌 / 这部电影) right after the title the
+        query itself says (晴天这首歌 / 《三体》这本书). Why: the phrase then repeats the query's
+        own title, and a title from the history would replace or prefix it (晴天稻香)."""
+        if "work" not in self.mt.category_types.get(ref.noun, ()):
+            return False
+        return text[: ref.start].endswith(("》", "”", '"')) or self._noun_before(text, ref)
 
     def _noun_before(self, text: str, ref: Ref) -> bool:
         """A noun ends right where the reference starts (杭电|那边)."""
