@@ -638,6 +638,7 @@ class _State:
         self.topic_pred_any = rule_words(tc, "predicate_any")
         self.topic_desc_verb = rule_words(tc, "described_verb_led")
         self.topic_known = rule_pattern(tc, "known")
+        self.answer_not_lead = rule_pattern(tc, "answer_not_lead")
         self.topic_reply_rest = int((tc.get("reply_subject_max") if tc else 0) or 8)
         self.topic_asked_back = rule_pattern(tc, "asked_back")
         self.topic_acked = rule_pattern(tc, "acked")

@@ -577,6 +577,13 @@ class _Topics(_Judgements):
             or self._reply_subject(exchange)
             or self._user_known(exchange)
         )
+        if found is not None and found[1] == "reply":
+            # 有什么小说好看 / 雪中悍刀行: the reply's bare phrase answers the user's which / what
+            # question, and takes the ``answered`` shapes
+            answered = self._answered_topic(exchange)
+            found = (
+                answered if answered is not None and answered[0].text == found[0].text else found
+            )
         judged = self._user_judged(exchange)
         if judged is not None and (found is None or found[0].text in judged[0].text):
             # 王老师讲课最清楚 / 嗯 / 好清楚: what the user judged holds the name, and is the topic
@@ -723,7 +730,7 @@ class _Topics(_Judgements):
             and toks[0].text not in self.topic_not_pred
             and not self.speakers.search(body)
             and "PRON" not in kinds
-            and not body.endswith("吧")
+            and not body.endswith(("吧", "吗", "么"))
         ):
             how = "predicate"
         if (
@@ -1074,6 +1081,8 @@ class _Topics(_Judgements):
         reply = self.mt.bare_noun_phrase(b, _NOUN_PHRASE_KINDS) or self._named_answer(b)
         if reply is None or not _CJK.search(reply) or self.personal.search(reply):
             return None
+        if self.answer_not_lead is not None and self.answer_not_lead.match(reply):
+            return None  # 别生气嘛: a prohibition the segmenter keeps as one noun, no thing
         return said_mention(reply, "thing", last.turn, "topic", b.find(reply), "reply"), "answered"
 
     def _named_answer(self, said: str) -> str | None:
