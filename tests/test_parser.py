@@ -135,6 +135,22 @@ def test_function_words_after_a_surname_make_no_name(parser: BuiltinParser, text
 
 
 @pytest.mark.parametrize(
+    ("text", "word", "joined"),
+    [
+        ("帮我找张照片孙小鹿", "张照片", False),  # 张 (q) counts 照片: no name 张照片
+        ("剪了段视频给你", "段视频", False),  # 段 (q) counts 视频
+        ("张老师来了", "张老师", True),  # a person word is a title after the surname
+        ("张海燕来了", "张海燕", True),  # a rarer noun (海燕) stays a given name
+    ],
+)
+def test_a_measure_surname_before_a_common_noun_counts_it(
+    text: str, word: str, joined: bool
+) -> None:
+    parser = BuiltinParser.for_lexicon(Lexicon.load(domains=[]))
+    assert (word in [t.text for t in parser.parse(text).tokens]) is joined
+
+
+@pytest.mark.parametrize(
     ("text", "name"),
     [("我跟君君分手了", "君君"), ("康康也不会答应我", "康康"), ("我不是嘉嘉", "嘉嘉")],
 )

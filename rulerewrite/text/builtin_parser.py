@@ -243,16 +243,23 @@ def _merge_names(
     *,
     last_tags: frozenset[str] = frozenset(),
     last_before: frozenset[str] = frozenset(),
+    counted: Callable[[str, str], bool] = lambda _w, _t: False,
 ) -> list[tuple[str, str]]:
     """A single-character surname token followed by one or two short tokens that jieba (HMM
     off) could not join is an unknown personal name (张/殿/菲 -> 张殿菲). After the surname and
     one given-name character, a character tagged one of ``last_tags`` (an adverb, a
     conjunction) that ends the text or comes before a tag of ``last_before`` (a particle, 了),
-    having nothing to modify or join, is the name's last character (张/梦/然, 张/绍/刚/了)."""
+    having nothing to modify or join, is the name's last character (张/梦/然, 张/绍/刚/了).
+    ``counted(surname_tag, next_word)`` says the surname is a measure word counting the noun
+    after it (找张/照片, 一段/视频): no name is joined there."""
     out: list[tuple[str, str]] = []
     i, n = 0, len(pairs)
     while i < n:
         w, t = pairs[i]
+        if len(w) == 1 and i + 1 < n and counted(t, pairs[i + 1][0]):
+            out.append((w, t))  # 张/照片: a measure and the noun it counts, no 张照片
+            i += 1
+            continue
         if (
             i + 1 < n
             and pairs[i + 1][0] == w
@@ -402,6 +409,14 @@ def _context_set(lexicon: Lexicon, key: str) -> frozenset[str]:
     return frozenset(str(x) for r in lexicon.rules.get("context", ()) for x in (r.get(key) or ()))
 
 
+def _context_int(lexicon: Lexicon, key: str) -> int:
+    """The number rules/context.yaml gives ``key`` (the first rule that has it; 0 if none)."""
+    for r in lexicon.rules.get("context", ()):
+        if r.get(key) is not None:
+            return int(r.get(key))
+    return 0
+
+
 def surnames_of(lexicon: Lexicon) -> frozenset[str]:
     """The family names listed by ``lexicon``'s context rules (rules/context.yaml, rule
     ``surnames``): the one list both the parser (张/殿/菲 -> 张殿菲) and the context analysis
@@ -429,12 +444,18 @@ class BuiltinParser:
         surnames: Iterable[str],
         last_tags: Iterable[str] = (),
         last_before: Iterable[str] = (),
+        measure_tags: Iterable[str] = (),
+        counted_freq: int = 0,
+        person_ends: Iterable[str] = (),
         cache_size: int = 8192,
     ) -> None:
         self.segmenter = segmenter
         self.surnames = frozenset(surnames)
         self.last_tags = frozenset(last_tags)
         self.last_before = frozenset(last_before)
+        self.measure_tags = frozenset(measure_tags)
+        self.counted_freq = counted_freq
+        self.person_ends = tuple(person_ends)
         self.parse = lru_cache(maxsize=cache_size)(self._parse)  # type: ignore[method-assign]
 
     @classmethod
@@ -446,11 +467,29 @@ class BuiltinParser:
             surnames=surnames_of(lexicon),
             last_tags=_context_set(lexicon, "name_last_tags"),
             last_before=_context_set(lexicon, "name_last_before"),
+            measure_tags=_context_set(lexicon, "measure_surname_tags"),
+            counted_freq=_context_int(lexicon, "counted_noun_freq"),
+            person_ends=_context_set(lexicon, "human_heads"),
             cache_size=cache_size,
         )
 
     def parse(self, text: str) -> Parse:  # replaced by the cached version in __init__
         return self._parse(text)
+
+    def _counted(self, tag: str, word: str) -> bool:
+        """Is a surname tagged ``tag`` (张 q) a measure word counting ``word``, a common noun of
+        two characters or more (照片: freq at least ``counted_freq``)? 找张照片 names no 张照片;
+        张学友 is one dictionary word and 张殿菲 no noun follows 张. A person word (老师 of 张老师,
+        ``person_ends``) is a title after the surname, not a thing counted."""
+        if (
+            tag not in self.measure_tags
+            or self.counted_freq <= 0
+            or len(word) < 2
+            or word.endswith(self.person_ends)
+        ):
+            return False
+        pos = self.segmenter.pos(word)
+        return len(pos) == 1 and pos[0][1] == "n" and self.segmenter.freq(word) >= self.counted_freq
 
     def parse_many(self, texts: Sequence[str]) -> list[Parse]:
         return [self.parse(t) for t in texts]
@@ -463,6 +502,7 @@ class BuiltinParser:
             self.surnames,
             last_tags=self.last_tags,
             last_before=self.last_before,
+            counted=self._counted,
         )
         words: list[str] = []
         tags: list[str] = []
