@@ -237,6 +237,24 @@ def _three_char_name(pairs: list[tuple[str, str]], i: int) -> bool:
     return len(after) != 1 or after in _NAME_STOP or not after.strip()
 
 
+def _compound_name(pairs: list[tuple[str, str]], i: int) -> bool:
+    """pairs[i] (a two-character surname) opens an unknown name: one or two single characters
+    of a name's tags follow it (端木/蓉), and no further single character after them."""
+    k = i + 1
+    while (
+        k < len(pairs)
+        and k - i <= 2
+        and len(pairs[k][0]) == 1
+        and pairs[k][1] in _NAME_TAIL_TAGS
+        and may_end_name(pairs[k][0])
+    ):
+        k += 1
+    if k == i + 1:
+        return False
+    after = pairs[k][0] if k < len(pairs) else ""
+    return len(after) != 1 or not may_end_name(after)
+
+
 def _merge_names(
     pairs: list[tuple[str, str]],
     surnames: frozenset[str],
@@ -271,6 +289,15 @@ def _merge_names(
             # 君/君, 康/康, 嘉/嘉: a doubled character jieba left apart is a pet name (君君)
             out.append((w + w, "nr"))
             i += 2
+            continue
+        if len(w) == 2 and w in surnames and _compound_name(pairs, i):
+            # 端木/蓉, 欧阳/娜/娜: a two-character surname and the one or two single characters
+            # jieba left after it
+            j = i + 1
+            while j < n and j - i <= 2 and len(pairs[j][0]) == 1 and may_end_name(pairs[j][0]):
+                j += 1
+            out.append(("".join(p[0] for p in pairs[i:j]), "nr"))
+            i = j
             continue
         if len(w) == 1 and w in surnames and i + 1 < n:
             j, tail = i + 1, ""
