@@ -360,6 +360,8 @@ class ContextAnalyzer:
         # 叫野猪佩琪的人 / 松冈茉优的照片 / 模特水原希子: a slot only a person fills, and the
         # unknown name in it (rules/context.yaml kind: name_slot)
         self.name_slots: list[tuple[re.Pattern[str], str]] = []
+        self.slot_trimmed: frozenset[str] = frozenset()  # slots open on the left (their source)
+        self.slot_not_last = ""
         self.slot_not_chars = ""
         self.slot_common_freq = 0
         self.slot_not_edge_tags: frozenset[str] = frozenset()
@@ -420,6 +422,10 @@ class ContextAnalyzer:
                 self.relative_frames.append((r.pattern, r.source))
             if r.pattern is not None and r.get("kind") == "name_slot":
                 self.name_slots.append((r.pattern, r.source))
+                if r.get("open_left"):
+                    self.slot_trimmed = self.slot_trimmed | {r.source}
+            if r.get("slot_not_last"):
+                self.slot_not_last = str(r.get("slot_not_last"))
             if r.get("slot_not_chars"):
                 self.slot_not_chars = str(r.get("slot_not_chars"))
             if r.get("slot_common_freq"):
@@ -1260,6 +1266,8 @@ class ContextAnalyzer:
                 continue
             for fm in pat.finditer(text, cut):
                 s, e = fm.span("name")
+                while fsrc in self.slot_trimmed and e - s > 2 and not self.name_like(text[s:e]):
+                    s += 1  # 我说的是呆呆不理我: the slot's left edge is open, the name ends it
                 if not self.name_like(text[s:e]) or any(
                     (o[6] and s <= o[0] and o[1] <= e)
                     or (o[4] == "person" and o[0] <= s and e <= o[1])
@@ -1275,7 +1283,8 @@ class ContextAnalyzer:
 
     def name_like(self, word: str) -> bool:
         """睿哥 / 本兮 / 松冈茉优 / 呆呆: two to four Chinese characters, none of them a pronoun or
-        a function word (``slot_not_chars``), that are no common word (rarer than
+        a function word (``slot_not_chars``), not ending with a kind of person (``slot_not_last``:
+        直男 / 宅女), that are no common word (rarer than
         ``slot_common_freq``) and that the segmenter cuts into single characters only, or a word
         and at least two single characters after or around it (松冈/茉/优), or a doubled
         character: a name it does not know. Not 红薯/粥 or 小/螃蟹 (a word and one character: a
@@ -1284,7 +1293,7 @@ class ContextAnalyzer:
         adjective or a function word, ``slot_not_word_tags``)."""
         if not 2 <= len(word) <= 4 or not all("\u4e00" <= c <= "\u9fff" for c in word):
             return False
-        if any(c in self.slot_not_chars for c in word):
+        if any(c in self.slot_not_chars for c in word) or word.endswith(tuple(self.slot_not_last)):
             return False
         seg = self.lexicon.segmenter
         if seg.freq(word) >= self.slot_common_freq:
