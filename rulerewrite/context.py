@@ -362,6 +362,7 @@ class ContextAnalyzer:
         self.name_slots: list[tuple[re.Pattern[str], str]] = []
         self.slot_trimmed: frozenset[str] = frozenset()  # slots open on the left (their source)
         self.slot_not_last = ""
+        self.slot_not_first = ""
         self.slot_not_chars = ""
         self.slot_common_freq = 0
         self.slot_not_edge_tags: frozenset[str] = frozenset()
@@ -426,6 +427,8 @@ class ContextAnalyzer:
                     self.slot_trimmed = self.slot_trimmed | {r.source}
             if r.get("slot_not_last"):
                 self.slot_not_last = str(r.get("slot_not_last"))
+            if r.get("slot_not_first"):
+                self.slot_not_first = str(r.get("slot_not_first"))
             if r.get("slot_not_chars"):
                 self.slot_not_chars = str(r.get("slot_not_chars"))
             if r.get("slot_common_freq"):
@@ -1283,8 +1286,9 @@ class ContextAnalyzer:
 
     def name_like(self, word: str) -> bool:
         """睿哥 / 本兮 / 松冈茉优 / 呆呆: two to four Chinese characters, none of them a pronoun or
-        a function word (``slot_not_chars``), not ending with a kind of person (``slot_not_last``:
-        直男 / 宅女), that are no common word (rarer than
+        a function word (``slot_not_chars``), not opening with a numeral (``slot_not_first``: 一本书,
+        while 小九 is a name) nor ending with a kind of person (``slot_not_last``: 直男 / 宅女),
+        that are no common word (rarer than
         ``slot_common_freq``) and that the segmenter cuts into single characters only, or a word
         and at least two single characters after or around it (松冈/茉/优), or a doubled
         character: a name it does not know. Not 红薯/粥 or 小/螃蟹 (a word and one character: a
@@ -1293,7 +1297,11 @@ class ContextAnalyzer:
         adjective or a function word, ``slot_not_word_tags``)."""
         if not 2 <= len(word) <= 4 or not all("\u4e00" <= c <= "\u9fff" for c in word):
             return False
-        if any(c in self.slot_not_chars for c in word) or word.endswith(tuple(self.slot_not_last)):
+        if (
+            any(c in self.slot_not_chars for c in word)
+            or word[0] in self.slot_not_first
+            or word[-1] in self.slot_not_last
+        ):
             return False
         seg = self.lexicon.segmenter
         if seg.freq(word) >= self.slot_common_freq:
