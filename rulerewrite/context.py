@@ -1274,9 +1274,12 @@ class ContextAnalyzer:
                 if not self.name_like(text[s:e]) or any(
                     (o[6] and s <= o[0] and o[1] <= e)
                     or (o[4] == "person" and o[0] <= s and e <= o[1])
+                    or (o[:2] == (s, e) and o[5].rsplit("|", 1)[0] in self.topic_sources)
                     for o in out
                 ):
-                    continue  # 叫张三丰的人: the parser's name or a dictionary entity stands
+                    # 叫张三丰的人: the parser's name or a dictionary entity stands, and so does
+                    # a topic frame's phrase (曹会丹这个名字怎么样: the name is what is judged)
+                    continue
                 # what the chunker made of its pieces goes (野猪 / 人气模特水原); a phrase holding
                 # it whole stays (那吾克热的儿子娃娃)
                 out = [o for o in out if o[1] <= s or o[0] >= e or (o[0] <= s and e <= o[1])]
