@@ -1275,6 +1275,7 @@ class ContextAnalyzer:
                     (o[6] and s <= o[0] and o[1] <= e)
                     or (o[4] == "person" and o[0] <= s and e <= o[1])
                     or (o[:2] == (s, e) and o[5].rsplit("|", 1)[0] in self.topic_sources)
+                    or (o[:2] == (s, e) and o[4] == "human")  # 贝姐: a person already
                     for o in out
                 ):
                     # 叫张三丰的人: the parser's name or a dictionary entity stands, and so does
