@@ -363,6 +363,8 @@ class ContextAnalyzer:
         self.slot_trimmed: frozenset[str] = frozenset()  # slots open on the left (their source)
         self.slot_not_last = ""
         self.slot_not_first = ""
+        # per slot, the tags of a dictionary word that fills it as a name (扶苏 ns in 扶苏怼你)
+        self.slot_proper: dict[str, frozenset[str]] = {}
         self.slot_not_chars = ""
         self.slot_common_freq = 0
         self.slot_not_edge_tags: frozenset[str] = frozenset()
@@ -425,6 +427,8 @@ class ContextAnalyzer:
                 self.name_slots.append((r.pattern, r.source))
                 if r.get("open_left"):
                     self.slot_trimmed = self.slot_trimmed | {r.source}
+                if r.get("proper_tags"):
+                    self.slot_proper[r.source] = rule_words(r, "proper_tags")
             if r.get("slot_not_last"):
                 self.slot_not_last = str(r.get("slot_not_last"))
             if r.get("slot_not_first"):
@@ -1269,9 +1273,9 @@ class ContextAnalyzer:
                 continue
             for fm in pat.finditer(text, cut):
                 s, e = fm.span("name")
-                while fsrc in self.slot_trimmed and e - s > 2 and not self.name_like(text[s:e]):
+                while fsrc in self.slot_trimmed and e - s > 2 and not self._fills(fsrc, text[s:e]):
                     s += 1  # 我说的是呆呆不理我: the slot's left edge is open, the name ends it
-                if not self.name_like(text[s:e]) or any(
+                if not self._fills(fsrc, text[s:e]) or any(
                     (o[6] and s <= o[0] and o[1] <= e)
                     or (o[4] == "person" and o[0] <= s and e <= o[1])
                     or (o[:2] == (s, e) and o[5].rsplit("|", 1)[0] in self.topic_sources)
@@ -1281,12 +1285,28 @@ class ContextAnalyzer:
                     # 叫张三丰的人: the parser's name or a dictionary entity stands, and so does
                     # a topic frame's phrase (曹会丹这个名字怎么样: the name is what is judged)
                     continue
-                # what the chunker made of its pieces goes (野猪 / 人气模特水原); a phrase holding
-                # it whole stays (那吾克热的儿子娃娃)
-                out = [o for o in out if o[1] <= s or o[0] >= e or (o[0] <= s and e <= o[1])]
+                # what the chunker made of its pieces or of the same span goes (野猪 / 人气模特水原 /
+                # 扶苏 the place); a phrase holding it and more stays (那吾克热的儿子娃娃)
+                out = [
+                    o
+                    for o in out
+                    if o[1] <= s or o[0] >= e or (o[0] <= s and e <= o[1] and o[:2] != (s, e))
+                ]
                 gram = "subj" if s == cut or text[s - 1] in _CLAUSE_OPEN else "obj"
                 out.append((s, e, text[s:e], text[s:e], "person", f"{fsrc}|{gram}", False))
         return out
+
+    def _fills(self, source: str, word: str) -> bool:
+        """Does ``word`` fill the name slot of rule ``source`` as a name: it looks like a name
+        jieba does not know (:meth:`name_like`), or it is one dictionary word of a tag the slot
+        takes (``proper_tags``: 扶苏, a place to jieba, scolds no one; a person does)?"""
+        if self.name_like(word):
+            return True
+        tags = self.slot_proper.get(source)
+        if not tags or any(c in self.slot_not_chars for c in word):
+            return False
+        pos = self.lexicon.segmenter.pos(word)
+        return len(pos) == 1 and pos[0][1] in tags
 
     def name_like(self, word: str) -> bool:
         """睿哥 / 本兮 / 松冈茉优 / 呆呆: two to four Chinese characters, none of them a pronoun or
