@@ -357,6 +357,18 @@ class ContextAnalyzer:
         self.topic_frames: list[tuple[re.Pattern[str], str, str | None]] = []
         self.set_frames: list[tuple[re.Pattern[str], str]] = []
         self.relative_frames: list[tuple[re.Pattern[str], str]] = []
+        # 叫野猪佩琪的人 / 松冈茉优的照片 / 模特水原希子: a slot only a person fills, and the
+        # unknown name in it (rules/context.yaml kind: name_slot)
+        self.name_slots: list[tuple[re.Pattern[str], str]] = []
+        self.slot_trimmed: frozenset[str] = frozenset()  # slots open on the left (their source)
+        self.slot_not_last = ""
+        self.slot_not_first = ""
+        # per slot, the tags of a dictionary word that fills it as a name (扶苏 ns in 扶苏怼你)
+        self.slot_proper: dict[str, frozenset[str]] = {}
+        self.slot_not_chars = ""
+        self.slot_common_freq = 0
+        self.slot_not_edge_tags: frozenset[str] = frozenset()
+        self.slot_not_word_tags: frozenset[str] = frozenset()
         for r in lexicon.rules.get("context", ()):
             if r.get("human_heads"):
                 self.human_heads += tuple(r.get("human_heads"))
@@ -411,12 +423,31 @@ class ContextAnalyzer:
                 self.set_frames.append((r.pattern, r.source))
             if r.pattern is not None and r.get("kind") == "relative":
                 self.relative_frames.append((r.pattern, r.source))
+            if r.pattern is not None and r.get("kind") == "name_slot":
+                self.name_slots.append((r.pattern, r.source))
+                if r.get("open_left"):
+                    self.slot_trimmed = self.slot_trimmed | {r.source}
+                if r.get("proper_tags"):
+                    self.slot_proper[r.source] = rule_words(r, "proper_tags")
+            if r.get("slot_not_last"):
+                self.slot_not_last = str(r.get("slot_not_last"))
+            if r.get("slot_not_first"):
+                self.slot_not_first = str(r.get("slot_not_first"))
+            if r.get("slot_not_chars"):
+                self.slot_not_chars = str(r.get("slot_not_chars"))
+            if r.get("slot_common_freq"):
+                self.slot_common_freq = int(r.get("slot_common_freq"))
+            if r.get("slot_not_edge_tags"):
+                self.slot_not_edge_tags = rule_words(r, "slot_not_edge_tags")
+            if r.get("slot_not_word_tags"):
+                self.slot_not_word_tags = rule_words(r, "slot_not_word_tags")
         self.chitchat_patterns = chitchat
         # per frame, a search for the words every match of it holds (None: none to read off
         # it), so a turn that holds none of them skips the frame (most turns, most frames)
         self._topic_needs = tuple(required_text(p) for p, _s, _t in self.topic_frames)
         self._set_needs = tuple(required_text(p) for p, _s in self.set_frames)
         self._relative_needs = tuple(required_text(p) for p, _s in self.relative_frames)
+        self._slot_needs = tuple(required_text(p) for p, _s in self.name_slots)
         self.topic_sources = frozenset(src for _p, src, _t in self.topic_frames)
         self.relative_sources = frozenset(src for _p, src in self.relative_frames)
         whole = lexicon.rule("context", "whole_turn_name")
@@ -1134,6 +1165,7 @@ class ContextAnalyzer:
                 out = [o for o in out if not (s <= o[0] and o[1] <= e)]
                 gram = "subj" if s == cut or text[s - 1] in _CLAUSE_OPEN else "obj"
                 out.append((s, e, text[s:e], fm.group("head"), "human", f"{fsrc}|{gram}", False))
+        out = self._slot_names(text, cut, out)
         frame_set: tuple[list[tuple[int, int]], str] | None = None
         for (pat, fsrc), need in zip(self.set_frames, self._set_needs, strict=True):
             # A和B哪个…: the members whatever the parse says
@@ -1228,6 +1260,85 @@ class ContextAnalyzer:
                 ]
                 return [both, *rest]
         return _with_sets(mentions, parse)
+
+    def _slot_names(
+        self, text: str, cut: int, out: list[tuple[int, int, str, str, str, str, bool]]
+    ) -> list[tuple[int, int, str, str, str, str, bool]]:
+        """叫 野猪佩琪 的人 / 松冈茉优的照片你有吗 / 人气模特水原希子: a name jieba does not know
+        (:meth:`name_like`) in a slot only a person fills (rules/context.yaml ``name_slot``) is a
+        person, said whole; the pieces the chunker made of it (野猪, 人气模特水原) give way, so
+        他 / 她 in a later turn has the name to take. A name already typed stays as typed."""
+        for (pat, fsrc), need in zip(self.name_slots, self._slot_needs, strict=True):
+            if need is not None and need.search(text, cut) is None:
+                continue
+            for fm in pat.finditer(text, cut):
+                s, e = fm.span("name")
+                while fsrc in self.slot_trimmed and e - s > 2 and not self._fills(fsrc, text[s:e]):
+                    s += 1  # 我说的是呆呆不理我: the slot's left edge is open, the name ends it
+                if not self._fills(fsrc, text[s:e]) or any(
+                    (o[6] and s <= o[0] and o[1] <= e)
+                    or (o[4] == "person" and o[0] <= s and e <= o[1])
+                    or (o[:2] == (s, e) and o[5].rsplit("|", 1)[0] in self.topic_sources)
+                    or (o[:2] == (s, e) and o[4] == "human")  # 贝姐: a person already
+                    for o in out
+                ):
+                    # 叫张三丰的人: the parser's name or a dictionary entity stands, and so does
+                    # a topic frame's phrase (曹会丹这个名字怎么样: the name is what is judged)
+                    continue
+                # what the chunker made of its pieces or of the same span goes (野猪 / 人气模特水原 /
+                # 扶苏 the place); a phrase holding it and more stays (那吾克热的儿子娃娃)
+                out = [
+                    o
+                    for o in out
+                    if o[1] <= s or o[0] >= e or (o[0] <= s and e <= o[1] and o[:2] != (s, e))
+                ]
+                gram = "subj" if s == cut or text[s - 1] in _CLAUSE_OPEN else "obj"
+                out.append((s, e, text[s:e], text[s:e], "person", f"{fsrc}|{gram}", False))
+        return out
+
+    def _fills(self, source: str, word: str) -> bool:
+        """Does ``word`` fill the name slot of rule ``source`` as a name: it looks like a name
+        jieba does not know (:meth:`name_like`), or it is one dictionary word of a tag the slot
+        takes (``proper_tags``: 扶苏, a place to jieba, scolds no one; a person does)?"""
+        if self.name_like(word):
+            return True
+        tags = self.slot_proper.get(source)
+        if not tags or any(c in self.slot_not_chars for c in word):
+            return False
+        pos = self.lexicon.segmenter.pos(word)
+        return len(pos) == 1 and pos[0][1] in tags
+
+    def name_like(self, word: str) -> bool:
+        """睿哥 / 本兮 / 松冈茉优 / 呆呆: two to four Chinese characters, none of them a pronoun or
+        a function word (``slot_not_chars``), not opening with a numeral (``slot_not_first``: 一本书,
+        while 小九 is a name) nor ending with a kind of person (``slot_not_last``: 直男 / 宅女),
+        that are no common word (rarer than
+        ``slot_common_freq``) and that the segmenter cuts into single characters only, or a word
+        and at least two single characters after or around it (松冈/茉/优), or a doubled
+        character: a name it does not know. Not 红薯/粥 or 小/螃蟹 (a word and one character: a
+        kind of it), 唱/刘德华 (a known name inside), 发/蔡徐坤 / 杨洪基/唱 (a verb opening or
+        closing it, ``slot_not_edge_tags``) nor 喜欢/阿哲 (a word of its that is a verb, an
+        adjective or a function word, ``slot_not_word_tags``)."""
+        if not 2 <= len(word) <= 4 or not all("\u4e00" <= c <= "\u9fff" for c in word):
+            return False
+        if (
+            any(c in self.slot_not_chars for c in word)
+            or word[0] in self.slot_not_first
+            or word[-1] in self.slot_not_last
+        ):
+            return False
+        seg = self.lexicon.segmenter
+        if seg.freq(word) >= self.slot_common_freq:
+            return False
+        if len(word) == 2 and word[0] == word[1]:
+            return True
+        pieces = seg.pos(word)
+        if any(len(w) == 1 and t in self.slot_not_edge_tags for w, t in (pieces[0], pieces[-1])):
+            return False
+        words = [(w, t) for w, t in pieces if len(w) > 1]
+        if any(t in _NAME_TAGS or t in self.slot_not_word_tags for _w, t in words):
+            return False
+        return len(pieces) - len(words) >= (2 if words else 1)
 
     def _copula_people(self, text: str, mentions: list[Mention]) -> list[Mention]:
         """新垣结衣是我老婆 / 小周是我同学 / 江北是个好医生: an untyped phrase, or one jieba

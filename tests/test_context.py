@@ -96,3 +96,42 @@ def test_system_and_empty_turns_are_skipped(ca: ContextAnalyzer) -> None:
         [{"role": "system", "content": "你是客服"}, {"role": "user", "content": ""}]
     )
     assert ca.dialogue(hist).turns == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("你加了一个叫 朵拉咪的人吧", "朵拉咪"),  # 叫X
+        ("松冈美羽的演唱会你去吗", "松冈美羽"),  # X的演唱会: a place word and two characters
+        ("刚听了木西的新专辑", "木西"),  # 听了X的
+        ("人气模特水原希子", "水原希子"),  # a person word titling X at the turn's end
+        ("我最喜欢的那个人就是本兮", "本兮"),  # a person said to be X
+        ("我说的是跳跳不理我", "跳跳"),  # who ignores the speaker (the longest name-like tail)
+        ("我想让小九给我打电话", "小九"),  # a nickname with a numeral
+    ],
+)
+def test_an_unknown_name_in_a_person_slot_is_a_person(
+    ca: ContextAnalyzer, text: str, name: str
+) -> None:
+    people = [m.text for m in ca.analyze(Turn(0, "user", text)).mentions if m.etype == "person"]
+    assert name in people
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "红薯粥",
+        "小螃蟹",
+        "唱刘德华",
+        "发蔡徐坤",
+        "喜欢阿哲",
+        "什么",
+        "照片",
+        "一本书",
+        "两只猫",
+        "直男",
+        "等小七",
+    ],
+)
+def test_common_words_and_verbs_are_no_slot_name(ca: ContextAnalyzer, word: str) -> None:
+    assert not ca.name_like(word)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rulerewrite import Rewriter
 from rulerewrite.context import parse_history
-from rulerewrite.guards import Guards, Protected
+from rulerewrite.guards import Guards, Protected, with_perspective
 from rulerewrite.modes.base import State
 from rulerewrite.pipeline import Pipeline
 from rulerewrite.result import RewrittenQuery, Step
@@ -254,3 +254,42 @@ def test_guard_history_is_the_window_not_every_turn(monkeypatch: pytest.MonkeyPa
     res = rw.rewrite("它保修多久", history)
     assert res.standalone.startswith("Galaxy S24 Ultra")
     assert seen and all(h == ("Galaxy S24 Ultra 有哪些颜色", "有四种颜色。") for h in seen)
+
+
+# -- the history as the user would say it (guards.with_perspective) ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("original", "produced", "history"),
+    [
+        # the assistant's 你 is the user's 我, its opening 我 goes
+        ("可以", "可以教我", ("我可以教你",)),
+        ("可以", "可以帮我查订单", ("我可以帮您查订单吗",)),
+        # a 我 inside the assistant's sentence is the user's 你 (was rejected: 想你 invented)
+        ("会", "会想你", ("你会想我吗",)),
+    ],
+)
+def test_user_side_rewrite_passes(
+    rw: Rewriter, original: str, produced: str, history: Sequence[str]
+) -> None:
+    assert why(rw, original, produced, history) is None
+
+
+@pytest.mark.parametrize(
+    ("original", "produced", "history"),
+    [
+        # no turn says 他, in either speaker's words
+        ("会", "会想他", ("你会想我吗",)),
+        ("可以", "可以教他", ("我可以教你",)),
+    ],
+)
+def test_user_side_view_invents_no_other_person(
+    rw: Rewriter, original: str, produced: str, history: Sequence[str]
+) -> None:
+    got = why(rw, original, produced, history)
+    assert got is not None and "introduces" in got, got
+
+
+def test_with_perspective_swaps_the_speakers() -> None:
+    assert with_perspective(("你会想我吗", "好的")) == ("你会想我吗", "好的", "我会想你吗")
+    assert with_perspective(("好的",)) == ("好的",)

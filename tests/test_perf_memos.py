@@ -7,7 +7,6 @@
   benchmark's ``memo_clearer``) empties the memo.
 - The guards' history check grows each history run instead of shrinking it from the end, and
   finds the edit region by halving slices: both equal the character-by-character reference.
-- ``with_perspective`` flips 你/您/我 with replacements: equal to the ``translate`` table.
 - ``MultiTurn``'s hinted-type sets and the guards' joined windows are memoised: equal to fresh.
 """
 
@@ -27,7 +26,6 @@ from rulerewrite.guards import (
     Guards,
     _common_prefix,
     _common_suffix,
-    _flip,
     _from_history,
     _Said,
     _strip_history,
@@ -191,14 +189,6 @@ def test_edit_region_equals_the_character_loop() -> None:
         s = _common_suffix(a, b, n - p)
         assert s <= n - p and (s == 0 or a[-s:] == b[-s:])
         assert s == n - p or a[len(a) - s - 1] != b[len(b) - s - 1]
-
-
-def test_flip_equals_the_translation_table() -> None:
-    table = str.maketrans({"你": "我", "您": "我", "我": ""})
-    rng = random.Random(3)
-    for _ in range(3000):
-        h = _random_text(rng, "你您我他好吗", 0, 10)
-        assert _flip(h) == h.translate(table), h
 
 
 def test_said_and_from_history_equal_a_search_per_turn() -> None:

@@ -588,7 +588,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 不是 / 是的 / 对啊: a bare yes or no to the assistant's remark (ellipsis _confirm)
     ("completeness", "answer_confirm"): {
         **dict.fromkeys(("pattern", "drop_lead", "drop_end", "kind_lead"), "regex"),
-        **dict.fromkeys(("dodges", "particles_after", "kind_denied"), "words"),
+        **dict.fromkeys(("dodges", "particles_after", "kind_denied", "self_inside"), "words"),
         "max_remark": "count",
     },
     # 这都不知道 after the reply's question: what the question asks about (coreference

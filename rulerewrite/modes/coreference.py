@@ -449,6 +449,10 @@ class Coreference:
         self.older_kinds = frozenset(vals.get("salient_older", ["any"]))
         self.place_words = self.mt.wordset("place_words")
         self.who_words = self.mt.wordset("who_words")
+        self.kind_refs = self.mt.wordset("kind_refs")
+        det = lexicon.rule("coreference", "clause_determiner")  # 那个戴眼镜的男生: no reference
+        self.clause_det = det.pattern if det is not None else None
+        self.clause_det_tags = tuple(str(t) for t in (det.get("opening_tags") or [])) if det else ()
         who_it = lexicon.rule("coreference", "who_it_is")  # 它是谁: 它 may be a person
         self.who_it_is = who_it.pattern if who_it is not None else None
         kin = lexicon.rule("coreference", "kin_predicate")  # 这是我侄子: a person too
@@ -723,6 +727,8 @@ class Coreference:
         ):
             return state  # 你他妈 / 管他呢: a set phrase, not a pronoun
         bare = ref.source.startswith("rules/") and ref.etype is None  # a bare 这 / 那
+        if ref.etype is None and self._clause_determiner(text, ref):
+            return state  # 是那个长得像他的人嘛: 那个 determines the person the clause describes
         kind = self._kind_frame(text, ref) if bare and not ref.noun else None
         if kind is not None:
             work = self._kind_work(state, text, kind, first=True)
@@ -749,6 +755,11 @@ class Coreference:
                 )
         if ref.etype == "place" and self._noun_before(text, ref):
             return state  # 杭电那边 / 北京那里: the noun names the place itself
+        if ref.noun and self._title_named(text, ref):
+            # 晴天这首歌 / 三体这本书: the query names the work itself right before the phrase
+            return state.note(
+                "coreference", ref.source, f"{ref.text}{ref.noun}: the query names the work itself"
+            )
         if ref.noun and ref.noun in self.attr_nouns and not self.mt.is_category(ref.noun):
             return self._attribute_of(state, d, ref, orig_text)
         if ref.etype == "place" and ref.noun in self.lone_place.activities:
@@ -854,6 +865,9 @@ class Coreference:
         )
         if place_types:
             cands = [c for c in cands if c.mention.etype in place_types]
+        elif ref.text in self.kind_refs and not self._about_place(orig_text):
+            # 帅那种萌萌哒 after 昆明某客栈: 那种 is a kind, and a place is no kind
+            cands = [c for c in cands if c.mention.etype != "place"]
         last = d.turns[-(self.max_back + 1) :]
         window = {ti.turn.index for ti in last}
         chain = human and any(_PERSON_PRONOUN.search(ti.turn.content) for ti in last)
@@ -1535,8 +1549,8 @@ class Coreference:
             return None
         if human and m.etype not in HUMAN_TYPES and "的" in m.text:
             owner = m.text.rsplit("的", 1)[0]
-            if not long_enough(owner) or _DEMONSTRATIVE.search(owner):
-                return None
+            if not long_enough(owner) or _DEMONSTRATIVE.search(owner) or self._time_word(owner):
+                return None  # 昨晚的比赛: a time owns no thing a person could be
             m = replace(m, text=owner, head=owner, end=m.start + len(owner))
         if (
             human
@@ -1550,6 +1564,13 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _time_word(self, text: str) -> bool:
+        """Whether ``text`` is a time word and nothing else (jieba tags it t: 昨晚 / 上周 / 今年).
+
+        Example: 昨晚 -> True; 任然 -> False."""
+        tags = [t for _, t in self.segmenter.pos(text)]
+        return bool(tags) and all(t.startswith("t") for t in tags)
 
     def _lone_demonstrative(self, text: str, ref: Ref) -> bool:
         """A plain 这个 / 那个 / 这 / 那 (rules/coreference.yaml ``lone_antecedent``
@@ -2581,6 +2602,22 @@ class Coreference:
             return None
         return Candidate(m, lead.score, lead.why)
 
+    def _clause_determiner(self, text: str, ref: Ref) -> bool:
+        """Whether the bare 这个 / 那个 ``ref`` opens a clause that 的 closes on a person, so it
+        determines that phrase (rules/coreference.yaml ``clause_determiner``).
+
+        Example: 是那个长得像他的人嘛 -> True; 这个我爱了多年的男人 (a pronoun opens the clause)
+        and 这个是我的人 -> False."""
+        if (
+            self.clause_det is None
+            or ref.noun
+            or ref.text not in _BARE_DEMONSTRATIVES
+            or not self.clause_det.match(text, ref.end)
+        ):
+            return False
+        first = next(iter(self.segmenter.pos(text[ref.end :])), None)
+        return first is not None and first[1].startswith(self.clause_det_tags)
+
     def _about_place(self, text: str) -> bool:
         """那是哪里 / 那是我的家乡 / 那边天气: the query is about a place."""
         return any(w in text for w in self.place_words) or any(
@@ -2632,6 +2669,14 @@ class Coreference:
     def gender_of(self, head: str) -> str | None:
         """帅哥 -> male, 闺蜜 -> female, 朋友 -> None (rules/coreference.yaml ``gender``)."""
         return next((g for end, g in self.gender_ends if head.endswith(end)), None)
+
+    def _title_named(self, text: str, ref: Ref) -> bool:
+        """Whether ``ref`` is a work's kind phrase (这首歌 / 这部电影) right after the title the
+        query itself says (晴天这首歌 / 《三体》这本书). Why: the phrase then repeats the query's
+        own title, and a title from the history would replace or prefix it (晴天稻香)."""
+        if "work" not in self.mt.category_types.get(ref.noun, ()):
+            return False
+        return text[: ref.start].endswith(("》", "”", '"')) or self._noun_before(text, ref)
 
     def _noun_before(self, text: str, ref: Ref) -> bool:
         """A noun ends right where the reference starts (杭电|那边)."""

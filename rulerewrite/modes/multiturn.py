@@ -1460,8 +1460,10 @@ class MultiTurn:
                     and "的" not in m.text
                 )
                 # a Latin word the dictionaries do not know may name a person (tony, Ellie
-                # goulding) as well as a product
-                and not (_LATIN_NAME.fullmatch(m.text) and not m.protected)
+                # goulding) as well as a product, when the turn says it as a participant (a
+                # subject, an object, a topic) or both speakers say it; not a word glued on as a
+                # modifier or a tag (只有ooxx时的表情 / 你懂的nozuonodie: slang, no one)
+                and not (_LATIN_NAME.fullmatch(m.text) and not m.protected and _participant(m, d))
                 # chat says 他的作者 of a book or a song: a topic-frame title, whatever its tag
                 and not (title_q and m.gram == "topic" and m.source.startswith("rules/"))
                 # 小王子呢 / … / 你知道他的作者是谁吗: a work of the dictionaries too
@@ -1531,6 +1533,21 @@ class MultiTurn:
 
 
 SHARED = "shared"  # Mention.source of a phrase said in two turns
+
+
+def _participant(m: Mention, d: Dialogue) -> bool:
+    """Whether ``m`` was said as a participant of its turn: a subject, an object or a topic, a
+    phrase both speakers said, or a whole turn (你认识tony吗 / tony; david bowie / …: yes; 你懂的
+    nozuonodie: a tag glued on, no)."""
+    if m.gram in _PARTICIPANT_GRAMS or m.source == SHARED:
+        return True
+    return any(
+        ti.turn.index == m.turn and ti.turn.content.strip().lower() == m.text.lower()
+        for ti in d.turns
+    )
+
+
+_PARTICIPANT_GRAMS = frozenset({"subj", "obj", "topic"})
 
 
 # ``m`` with another entity type (a name the repetition revealed: 张宝华 tagged nz)

@@ -237,22 +237,47 @@ def _three_char_name(pairs: list[tuple[str, str]], i: int) -> bool:
     return len(after) != 1 or after in _NAME_STOP or not after.strip()
 
 
+def _compound_name(pairs: list[tuple[str, str]], i: int) -> bool:
+    """pairs[i] (a two-character surname) opens an unknown name: one or two single characters
+    of a name's tags follow it (端木/蓉), and no further single character after them."""
+    k = i + 1
+    while (
+        k < len(pairs)
+        and k - i <= 2
+        and len(pairs[k][0]) == 1
+        and pairs[k][1] in _NAME_TAIL_TAGS
+        and may_end_name(pairs[k][0])
+    ):
+        k += 1
+    if k == i + 1:
+        return False
+    after = pairs[k][0] if k < len(pairs) else ""
+    return len(after) != 1 or not may_end_name(after)
+
+
 def _merge_names(
     pairs: list[tuple[str, str]],
     surnames: frozenset[str],
     *,
     last_tags: frozenset[str] = frozenset(),
     last_before: frozenset[str] = frozenset(),
+    counted: Callable[[str, str], bool] = lambda _w, _t: False,
 ) -> list[tuple[str, str]]:
     """A single-character surname token followed by one or two short tokens that jieba (HMM
     off) could not join is an unknown personal name (张/殿/菲 -> 张殿菲). After the surname and
     one given-name character, a character tagged one of ``last_tags`` (an adverb, a
     conjunction) that ends the text or comes before a tag of ``last_before`` (a particle, 了),
-    having nothing to modify or join, is the name's last character (张/梦/然, 张/绍/刚/了)."""
+    having nothing to modify or join, is the name's last character (张/梦/然, 张/绍/刚/了).
+    ``counted(surname_tag, next_word)`` says the surname is a measure word counting the noun
+    after it (找张/照片, 一段/视频): no name is joined there."""
     out: list[tuple[str, str]] = []
     i, n = 0, len(pairs)
     while i < n:
         w, t = pairs[i]
+        if len(w) == 1 and i + 1 < n and counted(t, pairs[i + 1][0]):
+            out.append((w, t))  # 张/照片: a measure and the noun it counts, no 张照片
+            i += 1
+            continue
         if (
             i + 1 < n
             and pairs[i + 1][0] == w
@@ -264,6 +289,15 @@ def _merge_names(
             # 君/君, 康/康, 嘉/嘉: a doubled character jieba left apart is a pet name (君君)
             out.append((w + w, "nr"))
             i += 2
+            continue
+        if len(w) == 2 and w in surnames and _compound_name(pairs, i):
+            # 端木/蓉, 欧阳/娜/娜: a two-character surname and the one or two single characters
+            # jieba left after it
+            j = i + 1
+            while j < n and j - i <= 2 and len(pairs[j][0]) == 1 and may_end_name(pairs[j][0]):
+                j += 1
+            out.append(("".join(p[0] for p in pairs[i:j]), "nr"))
+            i = j
             continue
         if len(w) == 1 and w in surnames and i + 1 < n:
             j, tail = i + 1, ""
@@ -402,6 +436,14 @@ def _context_set(lexicon: Lexicon, key: str) -> frozenset[str]:
     return frozenset(str(x) for r in lexicon.rules.get("context", ()) for x in (r.get(key) or ()))
 
 
+def _context_int(lexicon: Lexicon, key: str) -> int:
+    """The number rules/context.yaml gives ``key`` (the first rule that has it; 0 if none)."""
+    for r in lexicon.rules.get("context", ()):
+        if r.get(key) is not None:
+            return int(r.get(key))
+    return 0
+
+
 def surnames_of(lexicon: Lexicon) -> frozenset[str]:
     """The family names listed by ``lexicon``'s context rules (rules/context.yaml, rule
     ``surnames``): the one list both the parser (张/殿/菲 -> 张殿菲) and the context analysis
@@ -429,12 +471,18 @@ class BuiltinParser:
         surnames: Iterable[str],
         last_tags: Iterable[str] = (),
         last_before: Iterable[str] = (),
+        measure_tags: Iterable[str] = (),
+        counted_freq: int = 0,
+        person_ends: Iterable[str] = (),
         cache_size: int = 8192,
     ) -> None:
         self.segmenter = segmenter
         self.surnames = frozenset(surnames)
         self.last_tags = frozenset(last_tags)
         self.last_before = frozenset(last_before)
+        self.measure_tags = frozenset(measure_tags)
+        self.counted_freq = counted_freq
+        self.person_ends = tuple(person_ends)
         self.parse = lru_cache(maxsize=cache_size)(self._parse)  # type: ignore[method-assign]
 
     @classmethod
@@ -446,11 +494,29 @@ class BuiltinParser:
             surnames=surnames_of(lexicon),
             last_tags=_context_set(lexicon, "name_last_tags"),
             last_before=_context_set(lexicon, "name_last_before"),
+            measure_tags=_context_set(lexicon, "measure_surname_tags"),
+            counted_freq=_context_int(lexicon, "counted_noun_freq"),
+            person_ends=_context_set(lexicon, "human_heads"),
             cache_size=cache_size,
         )
 
     def parse(self, text: str) -> Parse:  # replaced by the cached version in __init__
         return self._parse(text)
+
+    def _counted(self, tag: str, word: str) -> bool:
+        """Is a surname tagged ``tag`` (张 q) a measure word counting ``word``, a common noun of
+        two characters or more (照片: freq at least ``counted_freq``)? 找张照片 names no 张照片;
+        张学友 is one dictionary word and 张殿菲 no noun follows 张. A person word (老师 of 张老师,
+        ``person_ends``) is a title after the surname, not a thing counted."""
+        if (
+            tag not in self.measure_tags
+            or self.counted_freq <= 0
+            or len(word) < 2
+            or word.endswith(self.person_ends)
+        ):
+            return False
+        pos = self.segmenter.pos(word)
+        return len(pos) == 1 and pos[0][1] == "n" and self.segmenter.freq(word) >= self.counted_freq
 
     def parse_many(self, texts: Sequence[str]) -> list[Parse]:
         return [self.parse(t) for t in texts]
@@ -463,6 +529,7 @@ class BuiltinParser:
             self.surnames,
             last_tags=self.last_tags,
             last_before=self.last_before,
+            counted=self._counted,
         )
         words: list[str] = []
         tags: list[str] = []

@@ -20,7 +20,6 @@ from rulerewrite.modes.ellipsis.common import (
     _KIND_MODIFIERS,
     _NOT_IN_THING,
     _NOUN_PHRASE_KINDS,
-    _PERSPECTIVE,
     _answered,
     _answered_as,
     _drop_opener,
@@ -28,7 +27,6 @@ from rulerewrite.modes.ellipsis.common import (
     _previous_question,
     _resolved_from,
     _topic_first,
-    _user_side,
 )
 from rulerewrite.modes.ellipsis.offers import _Offers
 from rulerewrite.modes.multiturn import (
@@ -48,6 +46,7 @@ from rulerewrite.modes.multiturn import (
 )
 from rulerewrite.text.builtin_parser import is_question_word, kind_of
 from rulerewrite.text.parse import Parse
+from rulerewrite.text.perspective import user_side
 
 
 class _Answers(_Offers):
@@ -293,7 +292,7 @@ class _Answers(_Offers):
         }
         if not rest and (not kinds <= {"NOUN", "DE", "NUM"} or "NOUN" not in kinds):
             return None
-        part = part.translate(_PERSPECTIVE)
+        part = user_side(part)
         if not rest and not m.group("asp") and v in self.object_verbs:
             new = neg + v + part + pt  # 迪士尼去么 / 去 -> 去迪士尼: the topic is the object
         elif not rest:
@@ -420,7 +419,7 @@ class _Answers(_Offers):
             return None
         if new == core or len(rest) > 10:
             return None
-        new = new.translate(_PERSPECTIVE) + said[len(core) :]
+        new = user_side(new) + said[len(core) :]
         # 开普勒是不是游戏 / 不是 -> 开普勒不是游戏: the question's subject stays in front
         new = self._asked_subject(asked[: m.start()], text) + new
         if not asked[: m.start()] and a in self.answer_need:
@@ -628,7 +627,7 @@ class _Answers(_Offers):
         while k and not after.endswith(tail[:k]):
             k -= 1
         tail = tail[k:]  # 摘金奇缘是哪国的 / 韩国的呀: the 的 both end with is said once
-        filled = (lead + core + after).translate(_PERSPECTIVE)
+        filled = user_side(lead + core + after)
         if after and not number:
             # 你觉得摆渡人怎么样 / 你什么时候看的呀 / 去年 -> 去年看的摆渡人: the work the user
             # named is what the question's last verb takes
@@ -685,11 +684,7 @@ class _Answers(_Offers):
         if not toks or any(kind_of(t.pos, t.text) != "NOUN" for t in toks):
             return None  # 谁唱的 / 不知道唱的: only a name or a thing answers who or what
         lead = self.wh_lead.sub("", asked[: m.start()], count=1).lstrip()
-        filled = (
-            before
-            + (lead + head + after).translate(_PERSPECTIVE)
-            + said[len(before) :][len(body) :]
-        )
+        filled = before + user_side(lead + head + after) + said[len(before) :][len(body) :]
         return filled, m.group(0)
 
     def _stated_answer(self, state: State, text: str, *, echo: bool = False) -> State | None:
@@ -1082,7 +1077,7 @@ class _Answers(_Offers):
         return _resolved_from(
             state,
             rule.source,
-            m.group("reply") + question.translate(_PERSPECTIVE) + m.group("pt"),
+            m.group("reply") + user_side(question) + m.group("pt"),
             question,
             last,
             "obj",
@@ -1118,6 +1113,8 @@ class _Answers(_Offers):
                 if user is None or user.turn.role != "user" or is_question(user.parse):
                     return None
                 last, said, own = user, unpunctuated(user.turn.content), True
+            if self._acknowledges(said):
+                return None  # 今天天气不错 / 是啊 / 可以: a yes or an okay proposes nothing
             led = lead.sub("", said, count=1)
             remark = end.sub("", led).strip()
             if (
@@ -1133,7 +1130,9 @@ class _Answers(_Offers):
                 return None  # 我喜欢我妈 / 好巧 / 我也是: whose 我 that is is unclear
             if not own and self.speaker_owner.search(remark):
                 return None  # 我家养 / 我也是: the assistant's home is not the user's (家养)
-            remark = remark if own else _user_side(remark)
+            if not own and any(w in remark[1:] for w in rule.get("self_inside") or ()):
+                return None  # 肯定是在淄博难不倒我 / 不是: the assistant speaks of itself
+            remark = remark if own else user_side(remark)
             reply, pt = m.group("r"), m.group("pt") or ""
             if not remark or remark[0] == "的":
                 return None
@@ -1178,6 +1177,13 @@ class _Answers(_Offers):
                 confidence=0.65,
             )
         return None
+
+    def _acknowledges(self, said: str) -> bool:
+        """``said`` is itself a bare yes, okay, "me too" or no (是啊 / 好的 / 没有: a pattern
+        of the reply rules answer_confirm ... answer_negated). Why: such a turn only
+        acknowledges; a reply to it (可以 / 是的) confirms or agrees to no remark, and taking
+        the acknowledgement as one writes 可以是."""
+        return any(rule_match(rule, said) is not None for rule, _lead, _end in self.reply_rules)
 
     def _kind_denied(self, d: Dialogue, remark: str) -> tuple[str, str] | None:
         """The one thing the user's turn before the assistant's named (a topic frame or an

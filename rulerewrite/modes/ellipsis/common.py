@@ -13,24 +13,6 @@ from rulerewrite.modes.multiturn import NAMED_TYPES, RuleView, key, resolved
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
 from rulerewrite.text.parse import Parse, Token
 
-# the assistant's 你 is the user's 我 when an answer repeats a question; the assistant's own 我 is dropped
-_PERSPECTIVE = str.maketrans({"你": "我", "我": "", "您": "我"})
-
-
-def _user_side(text: str) -> str:
-    """What the assistant said (``text``) seen from the user's side: 你 / 您 become 我, the
-    assistant's 我 as the opening subject goes (我教你 -> 教我), and a 我 inside the sentence
-    becomes 你 (帮我拿一下 -> 帮你拿一下; 我们 / 我家 inside stay). Why: deleting every 我 (the
-    old translation) broke the sentence (需要我教你 -> 需要教我)."""
-    head = text[1:] if text.startswith("我") and not text.startswith(("我们", "我家")) else text
-    return _SPEAKERS.sub(lambda m: _SWAPPED.get(m.group(), m.group()), head)
-
-
-# the speaker words _user_side swaps (我们 / 我家 matched first so that they stay whole)
-_SPEAKERS = re.compile("我们|我家|我|你|您")
-_SWAPPED = {"我": "你", "你": "我", "您": "我"}
-
-
 _CONTENT = ("NOUN", "VERB", "ADJ", "PRON", "NUM", "TIME")
 # a question word anywhere in a text (one search instead of a test per word)
 _HAS_QWORD = re.compile("|".join(re.escape(q) for q in sorted(QUESTION_WORDS)))

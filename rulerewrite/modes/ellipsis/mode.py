@@ -402,7 +402,9 @@ class Ellipsis(_Questions):
         answered = answer_turn.turn.index if answer_turn is not None else None
         if answered is not None and asks:
             # 去哪玩 / 游乐园 / 怎么去: the assistant's bare answer is what the question is about
-            best = next((c for c in cands if c.mention.turn == answered), best)
+            best = self._hinted_asker(cands, answered, hinted) or next(
+                (c for c in cands if c.mention.turn == answered), best
+            )
             whole = self.mt.answer_mention(state, d, text)
             if (
                 whole is not None

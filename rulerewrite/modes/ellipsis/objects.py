@@ -20,7 +20,6 @@ from rulerewrite.modes.ellipsis.common import (
     _HAS_QWORD,
     _NOUN_PHRASE_KINDS,
     _OBJECT_POS,
-    _PERSPECTIVE,
     _VP_ENDS,
     _answered,
     _is_pronounish,
@@ -46,6 +45,7 @@ from rulerewrite.modes.multiturn import (
 )
 from rulerewrite.text.builtin_parser import QUESTION_WORDS, is_question_word, kind_of
 from rulerewrite.text.parse import Parse, Token
+from rulerewrite.text.perspective import user_side
 
 
 class _Objects(_Works):
@@ -1903,7 +1903,7 @@ class _Objects(_Works):
         question = None if framed else self._clause_asked(last, cl.not_reply)
         src = last
         if question is not None:
-            question = question.translate(_PERSPECTIVE)
+            question = user_side(question)
             if (
                 m.group("you")
                 and knowing

@@ -462,6 +462,33 @@ class _Questions(_Topics):
             and all(k in ("NOUN", "DE", "TIME", "ADJ", "NUM", "OTHER") for k in kinds)
         )
 
+    def _hinted_asker(
+        self, cands: Sequence[Candidate], answered: int, hinted: set[str]
+    ) -> Candidate | None:
+        """What the question the assistant's bare answer (turn ``answered``) replies to asked
+        about (X of its X的A), when the query's hint words ask about a type (作者 / 导演: a
+        work) the answer is not. Why: the answer fills the attribute asked (三体的出版社是哪家 /
+        重庆出版社), so another attribute asked next (那作者呢) is the asked-about thing's:
+        那三体的作者呢, not 那重庆出版社的作者呢. None when the query hints at no type, the
+        answer is of the type, or the question names no X的A (or X itself) of it."""
+        said = [c for c in cands if c.mention.turn == answered]
+        if not hinted or not said or said[0].mention.etype in hinted:
+            return None
+        for c in cands:
+            m = c.mention
+            if m.turn != answered - 1:
+                continue
+            cut = m.text.rfind("的")
+            owner = m.text[:cut] if cut >= 2 else m.text
+            etype = self.mt.analyzer.type_by_suffix(owner) or m.etype
+            if cut >= 2 and (etype in hinted or m.etype not in hinted):
+                # 三体的出版社 (merged with 三体): the owner is what the question was about
+                whole = owner_mention(m, owner, etype, m.gram)
+                return new_candidate(whole, c.score, c.why + f", asked about ({m.text})")
+            if m.etype in hinted:
+                return c
+        return None
+
     def _other_attribute_owner(
         self, best: Candidate, cands: Sequence[Candidate], text: str, d: Dialogue
     ) -> Candidate:

@@ -574,7 +574,16 @@ class _Topics(_Judgements):
             or self._user_lead(exchange)
             or self._user_subject(exchange)
             or self._answered_topic(exchange)
+            or self._reply_subject(exchange)
+            or self._user_known(exchange)
         )
+        if found is not None and found[1] == "reply":
+            # 有什么小说好看 / 雪中悍刀行: the reply's bare phrase answers the user's which / what
+            # question, and takes the ``answered`` shapes
+            answered = self._answered_topic(exchange)
+            found = (
+                answered if answered is not None and answered[0].text == found[0].text else found
+            )
         judged = self._user_judged(exchange)
         if judged is not None and (found is None or found[0].text in judged[0].text):
             # 王老师讲课最清楚 / 嗯 / 好清楚: what the user judged holds the name, and is the topic
@@ -666,6 +675,8 @@ class _Topics(_Judgements):
             and not (source == "user_lead" and kinds[1] == "NOUN" and toks[1].pos != "an")
         ):
             how = "degree"  # 太娘了 / 挺有明星气质的名字
+        elif "degree_word" in shapes and self._degree_word(toks, body):
+            how = "degree"  # 真棒 / 太差: a degree and a judging word the segmenter kept as one
         elif (
             "property" in shapes
             and len(toks) >= 2
@@ -714,12 +725,12 @@ class _Topics(_Judgements):
         if (
             not how
             and "predicate" in shapes
-            and (typed_both or source == "answered")
+            and (typed_both or source in self.topic_pred_any)
             and kinds[0] in ("ADV", "VERB")
             and toks[0].text not in self.topic_not_pred
             and not self.speakers.search(body)
             and "PRON" not in kinds
-            and not body.endswith("吧")
+            and not body.endswith(("吧", "吗", "么"))
         ):
             how = "predicate"
         if (
@@ -752,8 +763,14 @@ class _Topics(_Judgements):
             and self._located(toks, kinds, body, exchange, asked="located_any" not in shapes)
         ):
             how = "located"  # 义乌什么地方 / 在浙江省啊: where the topic is
-        if not how and "described" in shapes and self._described(np_toks, np_kinds, body):
+        if (
+            not how
+            and "described" in shapes
+            and self._described(np_toks, np_kinds, body, verb_led=source in self.topic_desc_verb)
+        ):
             how = "described"  # 一座来了就不想走的城市: what kind of thing the topic is
+        if not how and "de_clause" in shapes and self._de_clause(toks, kinds, body):
+            how = "de_clause"  # 拿刀砍人被反杀的: the one who did it, what the topic is
         if (
             not how
             and "which" in shapes
@@ -768,7 +785,9 @@ class _Topics(_Judgements):
         # 我觉得蛮好的: a frame that names its speaker (ellipsis_patterns speakers) keeps the
         # topic after it, in the clause it frames (我觉得华为蛮好的); a bare 感觉 does not
         at = frame.end() if frame is not None and framed and self.speakers.match(said) else 0
-        cop_word = "是" if how in ("kind", "described") and cop is None and not framed else ""
+        cop_word = (
+            "是" if how in ("kind", "described", "de_clause") and cop is None and not framed else ""
+        )
         name = self._asked_of(d, name)  # 高尔基的原名呢 / 不就是… -> 高尔基的原名不就是…
         new = text[:at] + name + cop_word + text[at:]
         return _resolved_from(
@@ -994,7 +1013,9 @@ class _Topics(_Judgements):
             return False  # 玩吗: a bare verb asks whether to do it, nothing about a thing
         return bool(_HAS_QWORD.search(body)) or toks[-1].text in ("吗", "么", "嘛")
 
-    def _described(self, toks: list[Any], kinds: list[str], body: str) -> bool:
+    def _described(
+        self, toks: list[Any], kinds: list[str], body: str, *, verb_led: bool = False
+    ) -> bool:
         """Whether ``toks`` (a comment without its final particles) is a noun phrase that
         describes a kind of thing: a modifier, 的, then a head noun (很细心的一个星座 /
         世界上最大的洲), with no pronoun, conjunction, preposition, copula nor question in it.
@@ -1011,11 +1032,23 @@ class _Topics(_Judgements):
             return False
         if not all(k in ("NOUN", "NUM", "ADJ") for k in kinds[at + 1 :]):
             return False
-        if kinds[0] not in ("ADV", "NUM", "NOUN", "ADJ", "LOC") or (
-            kinds[0] == "ADV" and kinds[1] == "VERB"
-        ):
+        if not (
+            kinds[0] in ("ADV", "NUM", "NOUN", "ADJ", "LOC") or (verb_led and kinds[0] == "VERB")
+        ) or (kinds[0] == "ADV" and kinds[1] == "VERB"):
             return False
         return not any(k in ("CONJ", "PREP", "PRON") for k in kinds)
+
+    def _de_clause(self, toks: list[Any], kinds: list[str], body: str) -> bool:
+        """Whether the comment is a clause closed by 的 that names what the topic is by what
+        it did or is about (``de_clause``: 拿刀砍人被反杀的 / 关于哲学的), with a verb or a
+        preposition in it and no pronoun, copula nor question. Why: such a 的-phrase stands
+        for a noun, so said of the topic it takes 是 like ``described``."""
+        text = body.rstrip("啊呀吧嘛呢哦哈啦")
+        if not text.endswith("的") or len(text) > self.topic_described_max or len(toks) < 3:
+            return False
+        if "是" in text or _HAS_QWORD.search(text) or "PRON" in kinds:
+            return False
+        return kinds[0] in ("VERB", "PREP", "NOUN") and any(k in ("VERB", "PREP") for k in kinds)
 
     def _copula_comment(self, toks: list[Any], kinds: list[str], at: int) -> bool:
         """What follows the copula at ``at`` says what something is: a noun phrase, a number,
@@ -1048,6 +1081,8 @@ class _Topics(_Judgements):
         reply = self.mt.bare_noun_phrase(b, _NOUN_PHRASE_KINDS) or self._named_answer(b)
         if reply is None or not _CJK.search(reply) or self.personal.search(reply):
             return None
+        if self.answer_not_lead is not None and self.answer_not_lead.match(reply):
+            return None  # 别生气嘛: a prohibition the segmenter keeps as one noun, no thing
         return said_mention(reply, "thing", last.turn, "topic", b.find(reply), "reply"), "answered"
 
     def _named_answer(self, said: str) -> str | None:
@@ -1256,6 +1291,72 @@ class _Topics(_Judgements):
         ):
             return None
         return topic, "user_lead"
+
+    def _degree_word(self, toks: list[Token], body: str) -> bool:
+        """Whether the comment is one word of a degree and a judging word (真棒 / 太差 / 超赞),
+        which the segmenter keeps whole (and often tags a noun): ``degree`` all the same. Why:
+        the two-token test of ``degree`` misses it, yet 真棒 says as much of the topic as 真好."""
+        if len(toks) != 1 and not (len(toks) == 2 and toks[1].pos in ("y", "zg", "ul")):
+            return False
+        word = toks[0].text
+        deg = next(
+            (d for d in sorted(self.topic_degrees, key=len, reverse=True) if word.startswith(d)), ""
+        )
+        rest = word[len(deg) :]
+        if not deg or not rest or rest in self.topic_not_deg:
+            return False
+        tail = [t for t in self.mt.parse(rest).tokens if t.text.strip()]
+        return len(tail) == 1 and kind_of(tail[0].pos, tail[0].text) in ("ADJ", "VERB")
+
+    def _reply_subject(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
+        """The noun phrase the assistant's reply opens with as its subject, the rest of the
+        reply a short predicate or question about it (``reply_subject``: 魏晨很帅的 / 里番好看 /
+        中考好吗), when no other source found a topic. Why: the reply said something of that
+        thing, and a follow-up that only predicates (超帅 / 看不懂) goes on about it."""
+        last = exchange[1]
+        if last.turn.role == "user":
+            return None
+        toks = [t for t in last.parse.tokens if t.text.strip()]
+        kinds = [kind_of(t.pos, t.text) for t in toks]
+        j = 0
+        while j < len(toks) and kinds[j] == "NOUN":
+            j += 1
+        if j == 0 or j == len(toks):
+            return None
+        name = "".join(t.text for t in toks[:j])
+        rest = last.turn.content[toks[j - 1].end :].strip().rstrip("?？!！。.~ ")
+        if (
+            len(name) < 2
+            or _CJK.search(name) is None
+            or self.personal.search(name)
+            or kinds[j] not in ("ADV", "ADJ", "VERB")
+            or "PRON" in kinds[j:]
+            or len(rest) > self.topic_reply_rest
+        ):
+            return None
+        etype = next((m.etype for m in last.mentions if m.text == name), "thing")
+        return said_mention(name, etype, last.turn, "topic", 0, "reply_subject"), "reply_subject"
+
+    def _user_known(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
+        """The name the user asked the assistant about knowing (``user_known``: 你知道X吗 /
+        看过X吗, rules/completeness.yaml topic_comment ``known``), when the reply says it does not
+        know it (answer_identity ``unknown``: 不知道 / 没听过). Why: a follow-up that only describes something (写了某书的一位作家) after
+        你知道X吗 / 不知道 tells what X is, typed by a dictionary or not."""
+        told, last = exchange
+        if self.topic_known is None or told.turn.role != "user":
+            return None
+        m = self.topic_known.match(told.turn.content.strip().rstrip("?？!！。.~ "))
+        unknown = self.identity_unknown
+        if m is None or not m.group("x") or m.group("x") in last.turn.content:
+            return None
+        if unknown is None or not unknown.match(last.turn.content.strip().rstrip("?？!！。.~ ")):
+            return None  # 知道啊: the assistant knew it, the comment may be about anything
+        name = m.group("x")
+        if self.personal.search(name) or (_CJK.search(name) is None and not name.isascii()):
+            return None
+        etype = next((x.etype for x in told.mentions if x.text == name), "thing")
+        start = told.turn.content.find(name)
+        return said_mention(name, etype, told.turn, "topic", start, "user_known"), "user_known"
 
     def _user_subject(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
         """The subject of the user's last turn, when the assistant only asked back how that
