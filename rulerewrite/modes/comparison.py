@@ -8,7 +8,7 @@ from typing import Any
 
 from rulerewrite.context import Dialogue, Mention, said_mention
 from rulerewrite.lexicon import Lexicon
-from rulerewrite.lexicon.readers import rule_pattern
+from rulerewrite.lexicon.readers import rule_pattern, rule_words
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
@@ -19,6 +19,7 @@ from rulerewrite.modes.multiturn import (
     ambiguous,
     ask,
     is_question,
+    last_exchange,
     lone_animal,
     new_candidate,
     outermost,
@@ -73,6 +74,10 @@ class Comparison:
         )
         # 父母 / 巨蟹男 / 水瓶座: a class of people both speakers just talked about (people_*)
         self.people_kinds = frozenset(coll.get("people_salient") or ()) if coll else frozenset()
+        # 西南财大也要归汪雨管了 / … / 他们要是选不出…: a statement still takes a named group
+        # that led the user's last turn (``statement_groups``)
+        self.statement_groups = rule_words(coll, "statement_groups")
+        self.statement_group_kinds = rule_words(coll, "statement_group_salient")
         # 它们家的鸡翅 / 他们家的多多西西: the shop or company the chat is about (``house``)
         house = lexicon.rule("comparison", "house")
         self.house_source = house.source if house is not None else ""
@@ -106,6 +111,18 @@ class Comparison:
         typo = lexicon.rule("comparison", "which_typo")
         self.typo_source = typo.source if typo is not None else ""
         self.which_typo = rule_pattern(typo, "at_ref")
+        # 他结婚了么 / 他们幸福么: 他们 after the 他 the query resolved (``after_one``)
+        one = lexicon.rule("comparison", "after_one")
+        self.one_source = one.source if one is not None else ""
+        self.one_plural = rule_words(one, "pronouns")
+        self.one_single = rule_pattern(one, "single")
+        self.one_other = rule_pattern(one, "other")
+        # 斗破苍穹斗罗大陆武动乾坤都好看 / … / 这些都是好漫画: a list written without 和 (``juxtaposed``)
+        jux = lexicon.rule("comparison", "juxtaposed")
+        self.jux_source = jux.source if jux is not None else ""
+        self.jux_refs = rule_words(jux, "refs")
+        self.jux_tags = rule_words(jux, "tags")
+        self.jux_min = int(jux.get("min_len") or 3) if jux is not None else 3
 
     def applies(self, state: State) -> bool:
         return (
@@ -234,6 +251,27 @@ class Comparison:
             # 她写了那些诗: with no set to point at, 那些 + a noun ending the query asks which
             # (哪些), or names a new noun phrase: nothing to resolve, nothing to ask back
             return state.note("comparison", self.typo_source, f"{ref.text}: 哪些, no set reference")
+        if group is None and ref.text in self.jux_refs and not ref.noun:
+            run = self._juxtaposed(state, d)
+            if run is not None:  # 打篮球乒乓球 / … / 你会这些吗 -> 你会打篮球乒乓球吗
+                return resolved(
+                    state,
+                    "comparison",
+                    self.jux_source,
+                    text[: ref.start] + run.text + text[ref.end :],
+                    run,
+                    slot="compared",
+                    note=f"{ref.text} -> {run.text} (a list written without 和)",
+                )
+        if group is None and ref.text in self.one_plural and self._after_one(state, ref):
+            # 他结婚了么 新娘美么 他们幸福么: the person the query resolved and someone it tells of
+            return state.note("comparison", self.one_source, f"{ref.text}: {self.one_note}")
+        if group is None and ref.kind == "pronoun" and ref.text in text[: ref.start]:
+            # 他们家的多多西西是我的新伙伴呢喜欢他们: the first 他们 of the query says who they
+            # are (it is resolved or asked about on its own); a repeat is left as it is
+            return state.note(
+                "comparison", ref.source, f"{ref.text}: repeats an earlier {ref.text}"
+            )
         if group is None:
             return ask(
                 state,
@@ -284,6 +322,52 @@ class Comparison:
             slot="compared" if not ref.ordinal else "referent",
             note=f"{ref.text} -> {value}",
         )
+
+    one_note = "the person the query already resolved and another, left as it is"
+
+    def _juxtaposed(self, state: State, d: Dialogue) -> Mention | None:
+        """What: the one run of at least two adjacent nouns (rules/comparison.yaml ``juxtaposed``
+        ``tags``), each at least ``min_len`` characters, in a turn of the last exchange (the
+        reply first), as a mention of that turn.
+        Why: chat lists things side by side without 和 or 、 (斗破苍穹斗罗大陆武动乾坤), so no set
+        is found and 这些 would be asked back, though the list is plain to read. Short nouns are
+        left out: two-character nouns side by side are mostly one compound (电脑键盘).
+        Example: 对啊打篮球乒乓球 / 超人啊都会 / 你呢会这些嘛 -> 打篮球乒乓球; 电脑键盘坏了 -> None."""
+        exchange = last_exchange(state, d)
+        if exchange is None:
+            return None
+        for ti in (exchange[1], exchange[0]):
+            content = ti.turn.content
+            runs: list[list[tuple[int, int]]] = [[]]
+            for t in self.mt.parse(content).tokens:
+                if t.pos not in self.jux_tags or len(t.text) < self.jux_min:
+                    runs.append([])
+                elif runs[-1] and runs[-1][-1][1] != t.start:
+                    runs.append([(t.start, t.end)])
+                else:
+                    runs[-1].append((t.start, t.end))
+            lists = [r for r in runs if len(r) >= 2]
+            if len(lists) == 1:
+                a, b = lists[0][0][0], lists[0][-1][1]
+                return said_mention(content[a:b], "thing", ti.turn, "obj", a, self.jux_source)
+        return None
+
+    def _after_one(self, state: State, ref: Ref) -> bool:
+        """What: the user's query said a singular 他 / 她 (rules/comparison.yaml ``after_one``
+        ``single``), then someone else (``other``: 新娘 / 女朋友), then this 他们 / 她们, and
+        coreference resolved the 他.
+        Why: such a query speaks of that person and someone it brings in itself (his bride, her
+        friends); no set of the dialogue is meant, so asking back would throw away the resolved
+        他 as well. Without the other person (他升职了么 他们还好么) 他们 is still asked.
+        Example: 前男友都出来了 / 他结婚了么 新娘美么 他们幸福么 -> True; 他们幸福么 alone -> False."""
+        if self.one_single is None or self.one_other is None:
+            return False
+        q = state.query
+        at = q.find(ref.text)
+        single = self.one_single.search(q, 0, at) if at > 0 else None
+        if single is None or not self.one_other.search(q, single.end(), at):
+            return False
+        return any(st.mode == "coreference" and st.status == "applied" for st in state.trace)
 
     def _other_kind(self, noun: str, anchor: Mention) -> bool:
         """这些**歌** after a set of singers: the kind noun after a demonstrative names things of
@@ -369,11 +453,12 @@ class Comparison:
         kinds = self.collective_kinds
         if animacy == "nonhuman":
             kinds = kinds | self.things_kinds
-        if self.mt.is_statement(text):
+        statement = self.mt.is_statement(text)
+        if statement:
             # a narrative statement: only a topic or a dictionary entity, as for 他 / 它
             kinds = kinds & self.mt.statement_kinds
         people = animacy == "human"
-        if not kinds and not (people and self.people_kinds):
+        if not kinds and not (people and self.people_kinds) and not statement:
             return None
         ranked = self.mt.rank(d, text=text, animacy="nonhuman" if not people else None)
         cands = [
@@ -381,6 +466,12 @@ class Comparison:
             for c in ranked
             if (
                 salient(c, kinds)
+                # 西南财大…/ 他们要是选不出…: a named group the user's last turn led with
+                or (
+                    statement
+                    and c.mention.etype in self.statement_groups
+                    and salient(c, self.statement_group_kinds)
+                )
                 # 父母 / 为什么提父母 / 他们不在意我: people the last exchange is about
                 or (
                     people

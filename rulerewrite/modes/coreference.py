@@ -13,6 +13,7 @@ from rulerewrite.memo import FifoMemo
 from rulerewrite.modes.base import State, mode
 from rulerewrite.modes.multiturn import (
     HUMAN_TYPES,
+    OF_KIND,
     UNKNOWN_TYPES,
     Candidate,
     LoneAnimal,
@@ -944,8 +945,14 @@ class Coreference:
                 )
                 and c.score >= self.min_score
                 # 摩羯很好哄…让她有安全感: the query names it itself before the pronoun, which
-                # then points inside the query, not back at the history
-                and not (len(c.mention.text) > 2 and c.mention.text[:2] in orig_text[: ref.start])
+                # then points inside the query, not back at the history; not when the noun
+                # after the reference names its kind (上海儿童医学中心能看这种疾病吗 after
+                # 儿童抽动症: 儿童 there is part of another name)
+                and not (
+                    len(c.mention.text) > 2
+                    and c.mention.text[:2] in orig_text[: ref.start]
+                    and OF_KIND not in c.why
+                )
             ],
             self.margin,
             attributes=self.mt.attribute_words,

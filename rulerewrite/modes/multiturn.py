@@ -201,6 +201,7 @@ class MultiTurn:
         self.extra_refs: list[tuple[re.Pattern[str], dict[str, Any], str]] = []
         self.category_nouns: frozenset[str] = frozenset()
         self.category_types: dict[str, set[str]] = {}
+        self.category_endings: dict[str, tuple[str, ...]] = {}
         self.coref_values: dict[str, Any] = {}
         for r in lexicon.rules.get("coreference", ()):
             self.sources[r.id] = r.source
@@ -213,6 +214,10 @@ class MultiTurn:
                     for w in words:
                         self.category_types.setdefault(str(w), set()).add(str(etype))
                 self.category_nouns = frozenset(self.category_types)
+                self.category_endings = {
+                    str(etype): tuple(str(e) for e in ends)
+                    for etype, ends in (r.get("endings") or {}).items()
+                }
             elif r.get("words"):
                 self.words[r.id] = frozenset(str(w) for w in r.get("words"))
         # the strings one of which every match of some extra reference pattern holds (这 / 那 /
@@ -1425,6 +1430,8 @@ class MultiTurn:
         hints = self._hint_types(text)
         pool = self._pool(d)
         cat_types = self.category_types.get(noun, ()) if noun else ()
+        # 儿童抽动症 / 这种疾病: an untyped phrase ending as the kind's names end is of the kind
+        cat_endings = tuple(e for t in cat_types for e in self.category_endings.get(t, ()))
         # 它 takes a POS name only as a title (它的作者); 这 / 那 may point at a person
         title_q = bool(self._title_re.search(text))  # asks about a work: 作者 / 讲了什么
         # 红与黑的作者是谁 / 司汤达 / 他…: the person the answer named is who 他 is
@@ -1509,9 +1516,11 @@ class MultiTurn:
             if noun and (m.head == noun or m.text.endswith(noun)):
                 score += 2.5
                 why += f", head {noun}"
-            elif noun and m.etype in cat_types:
+            elif noun and (
+                m.etype in cat_types or (m.etype in UNKNOWN_TYPES and m.text.endswith(cat_endings))
+            ):
                 score += 2.0
-                why += f"{_OF_KIND}{noun}"
+                why += f"{OF_KIND}{noun}"
             elif noun and "work" in cat_types and m.etype in UNKNOWN_TYPES and m.gram == "topic":
                 # 这本书 / 这首歌 after 你读过X吗: titles are untyped, the topic frame vouches
                 score += 2.0
@@ -1757,7 +1766,7 @@ _PRAISED = re.compile(
     r"(?:很|超|超级|特别|挺|真)?(?:好看|好听|好玩|好吃|不错|经典|推荐)[的啊呀吧哦]*$"
 )
 _RECOMMENDED = re.compile(r"^(?:可以|推荐|建议)?(?:看看|看|听听|听|玩玩|玩|读读|读|试试)(?=..)")
-_OF_KIND = ", a kind of "  # the reason a candidate is of the kind a category noun names
+OF_KIND = ", a kind of "  # the reason a candidate is of the kind a category noun names
 TYPE_HINT = ", type hint"  # the reason a candidate is of the type the query's hint words ask for
 # an offer before what the assistant names (来个鱼香肉丝 / 有火锅 / 吃盖饭)
 _OFFERED = re.compile(r"^(?:来个|来份|来一份|来一个|来点|有|吃|就)(?=..)")
@@ -2045,7 +2054,7 @@ def salient(c: Candidate, kinds: frozenset[str]) -> bool:
             and "topic of the last exchange" in c.why
             and "repeated" in c.why
         )
-        or ("kind" in kinds and _OF_KIND in c.why)
+        or ("kind" in kinds and OF_KIND in c.why)
         or ("hinted" in kinds and TYPE_HINT in c.why)
         or ("any" in kinds)
     )

@@ -981,6 +981,11 @@ class _Answers(_Offers):
         stoks = self.mt.parse(subject).tokens
         if any(kind_of(t.pos, t.text) == "PRON" for t in stoks):
             return None  # 这是谁 / 你是谁: a reference or a speaker, not a named topic
+        first = self.mt.parse(said).tokens[:1]
+        if first and first[0].text in self.who_own_subjects:
+            # 竹林七贤都是谁 / 他们是魏晋玄学…: the answer names its own subject (a pronoun
+            # coreference resolves), it does not say what the asked one is after it
+            return None
         if "y" in q.groupdict() and (
             not (
                 kind_of(stoks[-1].pos, stoks[-1].text) == "NOUN"

@@ -410,6 +410,8 @@ class _State:
         self.who_self = frozenset(
             str(w) for w in ((self.who_rule.get("self_answers") or ()) if self.who_rule else ())
         )
+        # 他们是魏晋玄学…: an answer opening with one of these has its own subject (own_subjects)
+        self.who_own_subjects = rule_words(self.who_rule, "own_subjects")
         self.unknown_rule = lexicon.rule("completeness", "answer_unknown")
         self.unknown_lead = re.compile(
             str(self.unknown_rule.get("drop_lead") or "^$") if self.unknown_rule else "^$"
