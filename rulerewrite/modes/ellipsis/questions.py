@@ -677,6 +677,10 @@ class _Questions(_Topics):
             # 三体的出版社是哪家 / 重庆出版社 / 那地址呢: the organisation the reply named owns
             # an attribute no work has (the ranking takes it); 导演 stays the work's
             return None
+        if {t for t, _ in self.mt.hinted_types(x)} == {"person"} and any(
+            m.etype == "work" and m.end <= at[0].start for m in prev.mentions
+        ):
+            return None  # 流浪地球的票房是多少 / 四十多亿 / 那身高呢: a film has no 身高
         ptext = prev.turn.content
         new = lead + ptext[: at[0].start] + x + "呢"
         return _asked_again(
