@@ -1016,6 +1016,8 @@ class ContextAnalyzer:
                 and len(phrase) == 2
                 and toks[a].pos == "nr"
                 and may_end_name(toks[a + 1].text)
+                # 耶/屎: an interjection jieba tags a name opens no name
+                and not re.fullmatch(_PUNCT_OR_PARTICLE_CHAR, toks[a].text)
             ):
                 etype = "person"  # 曼/雨: a character jieba tags a name and one more, a name
             if (

@@ -49,6 +49,27 @@ def test_named_entities_from_pos(ca: ContextAnalyzer) -> None:
     assert m.etype == "person"
 
 
+@pytest.mark.parametrize(
+    ("history", "phrase", "etype"),
+    [
+        (["我们去吃饭吧", "耶饭"], "耶饭", "thing"),  # 耶 (an interjection tagged nr) opens no name
+        (["她叫什么", "曼雨"], "曼雨", "person"),  # trap: a name character and one more
+    ],
+)
+def test_a_character_tagged_a_name_and_one_more(
+    ca: ContextAnalyzer, history: list[str], phrase: str, etype: str
+) -> None:
+    m = next(m for m in ca.dialogue(parse_history(history)).mentions() if m.text == phrase)
+    assert m.etype == etype
+
+
+def test_places_jieba_tags_a_name_are_places(ca: ContextAnalyzer) -> None:
+    # 拉萨 (nrt) / 桂林 (nr) in jieba's dictionary, retagged in rules/segment.yaml
+    d = ca.dialogue(parse_history(["放假去哪玩", "去拉萨旅游或者去桂林"]))
+    types = {m.text: m.etype for m in d.mentions()}
+    assert types.get("拉萨") == "place" and types.get("桂林") == "place"
+
+
 def test_noun_phrase_with_modifiers(ca: ContextAnalyzer) -> None:
     d = ca.dialogue(parse_history(["项目管理里的里程碑怎么设置", "在计划视图里"]))
     m = next(m for m in d.mentions() if m.head == "里程碑")

@@ -159,6 +159,24 @@ def test_a_measure_surname_before_a_common_noun_counts_it(
     assert (word in [t.text for t in parser.parse(text).tokens]) is joined
 
 
+@pytest.mark.parametrize(("text", "word"), [("她穿了白裙子", "裙子"), ("给我拿张桌子", "桌子")])
+def test_a_family_name_character_before_a_common_noun_is_a_word_of_its_own(
+    parser: BuiltinParser, text: str, word: str
+) -> None:
+    # 白 (a) / 张 (q) + a two-character common noun: white skirt, a table, no name
+    toks = parser.parse(text).tokens
+    assert word in [t.text for t in toks]
+    assert not any(t.pos == "nr" for t in toks)
+
+
+@pytest.mark.parametrize(("text", "name"), [("周天才来了", "周天才"), ("李大风去哪了", "李大风")])
+def test_a_family_name_jieba_tags_a_name_still_joins_a_common_noun(
+    parser: BuiltinParser, text: str, name: str
+) -> None:
+    # trap: 周 / 李 are tagged nr, so 天才 / 大风 after them are a given name
+    assert any(t.text == name and t.pos == "nr" for t in parser.parse(text).tokens)
+
+
 @pytest.mark.parametrize(
     ("text", "name"),
     [("我跟君君分手了", "君君"), ("康康也不会答应我", "康康"), ("我不是嘉嘉", "嘉嘉")],

@@ -487,6 +487,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "speakers",
             "says_nothing",
             "interjection",
+            "emote_end",
             "evaluation",
             "judged_end",
             "says_end",

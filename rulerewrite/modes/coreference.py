@@ -1059,7 +1059,11 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(title.mention, title.score, why), ref.noun_end
                 )
-            named = None if self._noun_before(text, ref) else self._title_turn(state, orig_text)
+            named = (
+                None
+                if self._noun_before(text, ref)
+                else self._title_turn(state, orig_text, kind=ref.noun)
+            )
             if named is not None:
                 why = f"a turn that only names the title ({self.title.source})"
                 return self._replace(
@@ -2070,10 +2074,11 @@ class Coreference:
             and self.mt.analyzer.type_of(toks[0].text, toks[0].pos) in self.person_types
         )
 
-    def _title_turn(self, state: State, text: str) -> Mention | None:
+    def _title_turn(self, state: State, text: str, *, kind: str = "") -> Mention | None:
         """A turn of the last exchange, the reply first, that is nothing but a short phrase
         (rules/coreference.yaml ``title_reference`` whole_*: 西游记 / 七大罪动漫 -> 七大罪): the
-        title 这本书 / 这部动漫 points at when nothing else is a candidate. None otherwise."""
+        title 这本书 / 这部动漫 points at when nothing else is a candidate; not a verb acting on
+        the query's ``kind`` (看电影 for 这部电影: no title). None otherwise."""
         if self.title.whole_not is None:
             return None
         low, high = self.title.whole
@@ -2095,6 +2100,8 @@ class Coreference:
             if not low <= len(phrase) <= high or self.title.whole_not.search(phrase):
                 continue
             if phrase in text or self.mt.is_category(phrase):
+                continue
+            if kind and self.mt.acts_on_kind(phrase, kind):
                 continue
             last = [t for t in self.mt.parse(phrase).tokens if t.text.strip()][-1:]
             if last and (
@@ -2216,6 +2223,7 @@ class Coreference:
             or not self.title_classes.get(asked.group("kind"), frozenset()) & want
             or m is None
             or not self._frame_title(m, want, before, loose=False)
+            or self.mt.acts_on_kind(m.group("title"), asked.group("kind"))  # 什么歌 / 听歌
         ):
             return None
         at = reply.content.find(m.group("title"))

@@ -669,7 +669,7 @@ class MultiTurn:
         if not (_WHICH_Q.search(asked.turn.content) or kind):
             return None
         if self.bare_noun_phrase(last.turn.content, ANSWER_KINDS) is None and (
-            kind is None or self.title_answer(last.turn.content) is None
+            kind is None or self.title_answer(last.turn.content, kind=kind) is None
         ):
             return None
         return last
@@ -822,17 +822,30 @@ class MultiTurn:
                     return rest[:k]
         return None
 
-    def title_answer(self, said: str) -> str | None:
+    def title_answer(self, said: str, *, kind: str | None = None) -> str | None:
         """``said`` without its final particles when it can be a title answering a what-kind
         question, whatever the segmenter makes of it (名侦探柯南 / 萤火虫之墓): short, one run
-        of characters, no speaker and no question; else None."""
+        of characters, no speaker and no question; else None. With the ``kind`` asked for
+        (歌), a verb acting on that kind (点歌 / 听歌 / 看电影) is no title but what to do with
+        one: None too."""
         remark = _PRAISED.sub("", said.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈吗"))
         remark = _RECOMMENDED.sub("", remark)  # 看火影忍者: the title after the advice
         if not 2 <= len(remark) <= 10 or not _TITLE.fullmatch(remark):
             return None
         if _SPEAKER.search(remark) or _WHICH_Q.search(remark):
             return None
+        if kind and self.acts_on_kind(remark, kind):
+            return None
         return remark
+
+    def acts_on_kind(self, remark: str, kind: str) -> bool:
+        """Whether ``remark`` is a verb acting on the ``kind`` a question asked for (推荐一首歌
+        / 点歌: the request to pick one; 什么电影 / 看电影), not a title of that kind: it ends
+        with the kind and opens with a verb. 好汉歌 / 活着 (a title) are not."""
+        if not remark.endswith(kind) or len(remark) <= len(kind):
+            return False
+        toks = [t for t in self.parse(remark).tokens if t.text.strip()]
+        return bool(toks) and kind_of(toks[0].pos, toks[0].text) == "VERB"
 
     def bare_noun_phrase(self, said: str, kinds: frozenset[str]) -> str | None:
         """``said`` without its final particles when that is nothing but a short noun phrase
@@ -860,7 +873,7 @@ class MultiTurn:
         named = [m for m in ti.mentions if not m.is_set and m.text not in text]
         best = max(named, key=lambda m: len(m.text)) if named else None
         kind = self.asked_kind(d.turns[-2].turn.content)
-        whole = self.title_answer(ti.turn.content) if kind is not None else None
+        whole = self.title_answer(ti.turn.content, kind=kind) if kind is not None else None
         if (
             whole is not None
             and whole not in text

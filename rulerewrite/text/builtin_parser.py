@@ -255,6 +255,14 @@ def _compound_name(pairs: list[tuple[str, str]], i: int) -> bool:
     return len(after) != 1 or not may_end_name(after)
 
 
+def _word_then_noun(after: tuple[str, str]) -> bool:
+    """Whether ``after``, the token right after a family-name character jieba did not tag a
+    name (白 a, 张 q, 高 a), is a two-character common noun (鼻孔 / 照片 / 人品 n): the
+    character is then a word of its own before the noun (白鼻孔 = white nostrils, 张照片 =
+    a photo), not a family name. 吕/小雨 (吕 nr) is still a name."""
+    return after[1] == "n" and len(after[0]) == 2
+
+
 def _merge_names(
     pairs: list[tuple[str, str]],
     surnames: frozenset[str],
@@ -335,7 +343,10 @@ def _merge_names(
                 and (
                     j - i >= 3
                     or t == "nr"
-                    or pairs[i + 1][1] in ("nr", "ns", "n", "zg", "a", "nrfg", "nrt")
+                    or (
+                        pairs[i + 1][1] in ("nr", "ns", "n", "zg", "a", "nrfg", "nrt")
+                        and not _word_then_noun(pairs[i + 1])
+                    )
                 )
             ):
                 out.append((w + tail, "nr"))

@@ -1104,7 +1104,7 @@ class _Answers(_Offers):
             m = rule_match(rule, reply_text)
             if m is None:
                 continue
-            said = unpunctuated(last.turn.content)
+            said = self.emote_end.sub("", unpunctuated(last.turn.content))  # 介绍嘛害羞
             own = False
             if rule.get("past_evaluation") and self.evaluation.match(said):
                 # 我是四川人 / 好巧 / 我也是: the bare evaluation reacts to the user's own

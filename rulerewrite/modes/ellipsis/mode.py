@@ -311,6 +311,8 @@ class Ellipsis(_Questions):
         recent = {ti.turn.index for ti in d.turns[-(self.max_back + 1) :]}
         hinted = {t for t, _ in self.mt.hinted_types(text)}
         human = kind == "subject" and any(t.text in self.human_predicates for t in parse.tokens)
+        # 需要带伞吗 / 会下雨吗: the weather is said of a place or a time
+        weather = kind == "subject" and any(w in text for w in self.weather_predicates)
         # 来一首 / 看一部: a work is counted, and a person is no work (a song of 林俊杰 is not 林俊杰)
         no_person = (
             kind == "object" and counted is not None and counted.group("m")[-1:] in self.work_counts
@@ -348,6 +350,9 @@ class Ellipsis(_Questions):
             )
             # 好伤心 / 会讲话: only a person feels or talks
             and (not human or c.mention.etype in HUMAN_TYPES)
+            # 需要带伞吗: a common noun (月色, tagged n) is no place the weather is of; a name
+            # jieba mistypes (玉林 nr) may be one
+            and not (weather and c.mention.source.partition("|")[0] == "pos:n")
             and not (no_person and c.mention.etype in HUMAN_TYPES)
             # a phrase that itself refers (三者 / 其以及…) fills nothing; coreference's business
             and not self.mt.references(c.mention.text)

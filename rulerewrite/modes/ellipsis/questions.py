@@ -30,6 +30,7 @@ from rulerewrite.modes.ellipsis.common import (
 )
 from rulerewrite.modes.ellipsis.topics import _Topics
 from rulerewrite.modes.multiturn import (
+    HUMAN_TYPES,
     Candidate,
     ask,
     is_question,
@@ -672,6 +673,14 @@ class _Questions(_Topics):
         at = [t for t in toks if t.text in self.attribute_nouns and t.text != x]
         if len(at) != 1 or any(is_question_word(t.text) for t in toks if t.start < at[0].start):
             return None
+        if self._named_org(d) and not any(t == "work" for t, _ in self.mt.hinted_types(x)):
+            # 三体的出版社是哪家 / 重庆出版社 / 那地址呢: the organisation the reply named owns
+            # an attribute no work has (the ranking takes it); 导演 stays the work's
+            return None
+        if {t for t, _ in self.mt.hinted_types(x)} == {"person"} and any(
+            m.etype == "work" and m.end <= at[0].start for m in prev.mentions
+        ):
+            return None  # 流浪地球的票房是多少 / 四十多亿 / 那身高呢: a film has no 身高
         ptext = prev.turn.content
         new = lead + ptext[: at[0].start] + x + "呢"
         return _asked_again(
@@ -681,6 +690,54 @@ class _Questions(_Topics):
             prev,
             slot="attribute",
             note=f"{x} takes the attribute slot of {at[0].text!r}",
+        )
+
+    def _named_org(self, d: Dialogue) -> bool:
+        """Whether the assistant's last turn is nothing but the name of an organisation (重庆
+        出版社 / 人民文学出版社), the answer to the question before it."""
+        reply = d.turns[-1]
+        bare = reply.turn.content.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈")
+        return reply.turn.role == "assistant" and any(
+            m.etype == "org" and m.text == bare for m in reply.mentions
+        )
+
+    def _asked_role(self, d: Dialogue) -> bool:
+        """Whether the user's question right before the assistant's last turn asked who holds
+        a role in a thing (rules/coreference.yaml owner_of_role roles: 三体的作者是谁 /
+        这部电影导演是谁), its one attribute noun being that role."""
+        prev = _previous_question(d)
+        if prev is None or len(d.turns) < 2 or prev is not d.turns[-2]:
+            return False
+        at = [t.text for t in prev.parse.tokens if t.text in self.attribute_nouns]
+        return len(at) == 1 and at[0] in self.work_roles
+
+    def _role_holder_ne(self, state: State, d: Dialogue, x: str, *, lead: str) -> State | None:
+        """What: a bare attribute X呢 that only a person has (rules/completeness.yaml
+        hint_person: 身高 / 年龄 / 老婆), after a question about a role in a thing (作者 / 导演,
+        rules/coreference.yaml owner_of_role roles) that the assistant answered with one person
+        and nothing else, asks about X of that person; None when the reply names no one.
+        Why: the work has no 身高; gluing X to the thing (那三体的身高呢) asks nonsense.
+        Example: (三体的作者是谁 / 刘慈欣) 那身高呢 -> 那刘慈欣的身高呢; (这部电影导演是谁 / 张艺谋)
+        年龄呢 -> 张艺谋的年龄呢."""
+        reply = d.turns[-1]
+        if reply.turn.role != "assistant":
+            return None
+        bare = reply.turn.content.strip().rstrip("?？!！。.~ 哦啊呀吧呢嘛哈")
+        who = [m for m in reply.mentions if m.etype in HUMAN_TYPES and not m.is_set]
+        if len(who) != 1 or who[0].text != bare:
+            return None
+        new = lead + who[0].text + "的" + x + "呢"
+        return _resolved_from(
+            state,
+            self.mt.sources.get("bare_ne", "ellipsis:bare_ne"),
+            new,
+            who[0].text,
+            reply,
+            "obj",
+            etype=who[0].etype,
+            slot="subject",
+            note=f"{x} belongs to {who[0].text!r}, the person the reply named",
+            confidence=0.7,
         )
 
     def _what_else(self, state: State, d: Dialogue, lead: str) -> State | None:
@@ -903,6 +960,9 @@ class _Questions(_Topics):
         xtoks = [t for t in xparse.tokens if kind_of(t.pos, t.text) != "PUNCT"]
         if not xtoks or len(x) > 14 or self.personal.search(x):
             return None
+        if self._asked_role(d) and any(t == "person" for t, _ in self.mt.hinted_types(x)):
+            # 三体的作者是谁 / 刘慈欣 / 那身高呢: only a person has a 身高, the one the reply named
+            return self._role_holder_ne(state, d, x, lead=lead)
         if x in self.attribute_nouns:
             # 缺点呢 after 双鱼座的特点: the attribute takes the previous question's attribute;
             # 作者呢 after 你知道白夜行吗: the topic is missing (白夜行的作者呢, the gap path)

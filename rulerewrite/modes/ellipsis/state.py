@@ -66,6 +66,7 @@ class _State:
         self.speakers = rule_pattern(pats, "speakers") or never
         self.says_nothing = rule_pattern(pats, "says_nothing") or never
         self.interjection = rule_pattern(pats, "interjection") or never
+        self.emote_end = rule_pattern(pats, "emote_end") or never
         self.evaluation = rule_pattern(pats, "evaluation") or never
         self.judged_end = rule_pattern(pats, "judged_end") or never
         self.says_end = rule_pattern(pats, "says_end") or never
@@ -192,6 +193,7 @@ class _State:
         self.left_object_next = self.mt.wordset("left_object_next")
         self.complete_verbs = self.mt.wordset("complete_predicates")
         self.human_predicates = self.mt.wordset("human_predicates")
+        self.weather_predicates = self.mt.wordset("weather_predicates")
         phrases = lexicon.rule("completeness", "set_phrases")
         self.set_phrase_tags = frozenset(phrases.get("tags") or ()) if phrases else frozenset()
         self.set_phrase_len = int(phrases.get("min_len") or 4) if phrases else 4
