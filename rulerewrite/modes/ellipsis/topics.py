@@ -1381,9 +1381,10 @@ class _Topics(_Judgements):
     ) -> tuple[Mention, str] | None:
         """The one name the user's last turn said, typed by a dictionary or a topic frame, of a
         type the query's words ask about (``user_hinted``, topic_comment ``hinted_types``:
-        讲了什么 / 原著 of a work, 作品 of a person), when the reply does not name it (我最近在
-        读三体 / 很烧脑 / 第二部讲了什么 -> 三体第二部讲了什么). Why: a hint word asks what only a
-        thing of that type has, and the user's name is the one such thing the exchange said."""
+        讲了什么 / 原著 of a work, 作品 of a person, 冷不冷 of a place), when the reply does not
+        name it and the turn names nothing else of that type (我最近在读三体 / 很烧脑 / 第二部讲了
+        什么 -> 三体第二部讲了什么). Why: a hint word asks what only a thing of that type has,
+        and the user's name is the one such thing the exchange said."""
         told, last = exchange
         if told.turn.role != "user" or not self.topic_hinted_types:
             return None
@@ -1391,13 +1392,11 @@ class _Topics(_Judgements):
         found = {
             m.text: m
             for m in told.mentions
-            if m.etype in hinted
-            and not m.is_set
-            and m.source.startswith(("dictionaries/", "rules/"))
-            and m.text not in last.turn.content
+            if m.etype in hinted and not m.is_set and m.text not in last.turn.content
         }
         names = outermost(list(found))
-        if len(names) != 1:
+        # (宜宾到成都有多远: two places, whichever a dictionary typed, leave the topic open)
+        if len(names) != 1 or not found[names[0]].source.startswith(("dictionaries/", "rules/")):
             return None
         return found[names[0]], "user_hinted"
 
