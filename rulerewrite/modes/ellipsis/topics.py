@@ -1398,6 +1398,8 @@ class _Topics(_Judgements):
         # (宜宾到成都有多远: two places, whichever a dictionary typed, leave the topic open)
         if len(names) != 1 or not found[names[0]].source.startswith(("dictionaries/", "rules/")):
             return None
+        if found[names[0]].gram == "dep":
+            return None  # …到最后竟然变无间道: a name deep in a clause is no topic of the turn
         return found[names[0]], "user_hinted"
 
     def _user_seen(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
