@@ -650,6 +650,10 @@ class _State:
         self.answer_not_kinds = rule_words(tc, "answer_not_kinds")
         self.topic_also = rule_words(tc, "also")
         self.topic_described_max = int((tc.get("described_max") if tc else 0) or 16)
+        self.topic_hinted_types = rule_words(tc, "hinted_types")
+        self.topic_seen = rule_pattern(tc, "seen")
+        self.topic_seen_first = rule_pattern(tc, "seen_first")
+        self.topic_seen_not = rule_words(tc, "seen_not_sources")
         # 那周杰伦呢 / … / 和林俊杰比呢: the comparison's first term of Y's kind (compared_first)
         cf = self.compared_rule = lexicon.rule("completeness", "compared_first")
         shapes = (cf.get("shapes") if cf else None) or {}

@@ -576,7 +576,11 @@ class _Topics(_Judgements):
             or self._answered_topic(exchange)
             or self._reply_subject(exchange)
             or self._user_known(exchange)
+            or self._user_hinted(exchange, said)
         )
+        seen = self._user_seen(exchange)
+        if seen is not None and found is None:
+            found = seen
         if found is not None and found[1] == "reply":
             # 有什么小说好看 / 雪中悍刀行: the reply's bare phrase answers the user's which / what
             # question, and takes the ``answered`` shapes
@@ -599,6 +603,9 @@ class _Topics(_Judgements):
             for m in ti.mentions
         )
         shapes = self.topic_shapes.get(source, frozenset())
+        if seen is not None and seen[0].text == name:
+            # 你玩第五人格吗: a typed name found otherwise takes the ``user_seen`` shapes too
+            shapes = shapes | self.topic_shapes.get("user_seen", frozenset())
         if self.topic_acked is not None and self.topic_acked.match(
             exchange[1].turn.content.strip()
         ):
@@ -769,6 +776,8 @@ class _Topics(_Judgements):
             and self._described(np_toks, np_kinds, body, verb_led=source in self.topic_desc_verb)
         ):
             how = "described"  # 一座来了就不想走的城市: what kind of thing the topic is
+        if not how and "hinted" in shapes and not self.speakers.search(body):
+            how = "hinted"  # 讲了些什么故事: what one asks or says of the topic's type
         if not how and "de_clause" in shapes and self._de_clause(toks, kinds, body):
             how = "de_clause"  # 拿刀砍人被反杀的: the one who did it, what the topic is
         if (
@@ -780,6 +789,15 @@ class _Topics(_Judgements):
             and kinds[1] == "NOUN"
         ):
             how = "which"  # 哪家酒店好: which one of the topic's parts or kinds
+        if (
+            not how
+            and "remark" in shapes
+            and toks[0].text not in self.topic_not_pred
+            and not self.speakers.search(body)
+            and "PRON" not in kinds
+            and not body.endswith(("吧", "吗", "么"))
+        ):
+            how = "remark"  # 一点也不恐怖好不好 / 600多级: anything said of the thing asked about
         if not how:
             return None
         # 我觉得蛮好的: a frame that names its speaker (ellipsis_patterns speakers) keeps the
@@ -1357,6 +1375,65 @@ class _Topics(_Judgements):
         etype = next((x.etype for x in told.mentions if x.text == name), "thing")
         start = told.turn.content.find(name)
         return said_mention(name, etype, told.turn, "topic", start, "user_known"), "user_known"
+
+    def _user_hinted(
+        self, exchange: tuple[TurnInfo, TurnInfo], said: str
+    ) -> tuple[Mention, str] | None:
+        """The one name the user's last turn said, typed by a dictionary or a topic frame, of a
+        type the query's words ask about (``user_hinted``, topic_comment ``hinted_types``:
+        讲了什么 / 原著 of a work, 作品 of a person, 冷不冷 of a place), when the reply does not
+        name it and the turn names nothing else of that type (我最近在读三体 / 很烧脑 / 第二部讲了
+        什么 -> 三体第二部讲了什么). Why: a hint word asks what only a thing of that type has,
+        and the user's name is the one such thing the exchange said."""
+        told, last = exchange
+        if told.turn.role != "user" or not self.topic_hinted_types:
+            return None
+        hinted = {t for t, _s in self.mt.hinted_types(said)} & self.topic_hinted_types
+        found = {
+            m.text: m
+            for m in told.mentions
+            if m.etype in hinted and not m.is_set and m.text not in last.turn.content
+        }
+        names = outermost(list(found))
+        # (宜宾到成都有多远: two places, whichever a dictionary typed, leave the topic open)
+        if len(names) != 1 or not found[names[0]].source.startswith(("dictionaries/", "rules/")):
+            return None
+        if found[names[0]].gram == "dep":
+            return None  # …到最后竟然变无间道: a name deep in a clause is no topic of the turn
+        return found[names[0]], "user_hinted"
+
+    def _user_seen(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
+        """The name the user asked whether the assistant had watched, played, read or tasted
+        (``user_seen``, topic_comment ``seen``: 看过白色相簿嘛 / 你玩第五人格吗, ``seen_first``:
+        忍龙玩过吗), a name, not a common noun (看电视剧不: any series), the reply not naming
+        it. Why: the reply said whether, and the user's follow-up remark (动画很好啊 / 一点也
+        不恐怖) is about the thing asked about."""
+        told, last = exchange
+        if told.turn.role != "user":
+            return None
+        content = told.turn.content.strip().rstrip("?？!！。.~ ")
+        m = self.topic_seen.search(content) if self.topic_seen is not None else None
+        first = self.topic_seen_first.search(content) if self.topic_seen_first else None
+        names = [
+            x
+            for x in told.mentions
+            if not x.is_set
+            and x.source not in self.topic_seen_not  # 看电视剧不: a common noun, any series
+            and (
+                (m is not None and x.text == m["x"])
+                or (first is not None and first["x"].endswith(x.text))
+            )
+        ]
+        if not names:
+            return None
+        name = max(names, key=lambda x: len(x.text))
+        if (
+            name.text in last.turn.content
+            or _CJK.search(name.text) is None
+            or name.text.endswith(self.topic_any_kind)  # 你看电视剧吗 / 网络小说: a kind, no name
+        ):
+            return None
+        return name, "user_seen"
 
     def _user_subject(self, exchange: tuple[TurnInfo, TurnInfo]) -> tuple[Mention, str] | None:
         """The subject of the user's last turn, when the assistant only asked back how that
