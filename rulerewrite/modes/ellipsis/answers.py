@@ -709,7 +709,82 @@ class _Answers(_Offers):
         filled = before + filled
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
+        echo = self._wh_statement(d, last, asked, m.start(), m.end(), core)
+        if echo is not None:
+            filled = before + echo + said[len(core) :].rstrip("的")
+            how = f"{core} into the user's statement {echo!r}"
+            return _answered_as(state, wh.source, filled, asked, last, how)
         return _answered_as(state, wh.source, filled, asked, last, f"{core} for {m.group(0)}")
+
+    def _wh_statement(
+        self, d: Dialogue, last: TurnInfo, asked: str, start: int, end: int, core: str
+    ) -> str | None:
+        """The user's own statement the wh-question ``asked`` echoes, with the answer ``core``
+        put in next to the verb both say (answer_wh ``statement_max``): after the verb the
+        question word follows (不能拔 / 拔什么 / 牙 -> 不能拔牙; 请你吃饭 / 好啊吃什么 / 牛排 ->
+        请你吃牛排, the statement's own one-character object replaced), before the predicate
+        the question word precedes, the statement's adverbs after it (你很棒 / 哪里棒 / 智力 ->
+        你智力很棒; 今天下雨 / 哪里下雨 / 昆山 -> 今天昆山下雨). None when the question echoes
+        no statement of the user's.
+
+        Why: the echo question leaves out what the statement said around its verb (the
+        negation, the subject, the time); filled in alone it loses them (拔牙, 昆山下雨).
+        """
+        user = d.last_user()
+        if user is None or user.turn.index != last.turn.index - 1:
+            return None
+        said = unpunctuated(user.turn.content).rstrip("啊呀哦吧哈呢吖嘛")
+        said = _drop_opener(said, self.why_hedges, keep=2)
+        if (
+            not 2 <= len(said) <= self.wh_statement_max
+            or is_question(user.parse)
+            or _A_NOT_A.search(said)  # 要不要买手机: a question too
+            or core in said
+        ):
+            return None
+        not_verbs, word = self.wh_statement_not, asked[start:end]
+        toks = [t for t in self.mt.parse(asked).tokens if t.text.strip()]
+        before = [t for t in toks if t.end <= start]
+        after = [t for t in toks if t.start >= end]
+
+        def predicate(t: Any) -> bool:
+            return (
+                kind_of(t.pos, t.text) in ("VERB", "ADJ")
+                and t.text not in not_verbs
+                and said.count(t.text) == 1
+            )
+
+        if (
+            word in self.wh_statement_object
+            and before
+            and before[-1].end == start
+            and predicate(before[-1])
+        ):
+            v = before[-1].text
+            j = said.index(v) + len(v)
+            rest, tail = said[j:], asked[end:]
+            if rest and rest != tail and not (len(rest) == 1 and not tail):
+                return None  # 介绍一个呗 / 介绍什么: the statement goes on after its verb
+            if core.endswith(tail):
+                tail = ""  # 去办证 / 办什么证 / 居住证: the answer says the noun itself
+            return said[:j] + core + tail
+        if (
+            word in self.wh_statement_adverbial
+            and not before
+            and after
+            and after[0].start == end
+            and predicate(after[0])
+        ):
+            j = said.index(after[0].text)
+            lead = [t for t in self.mt.parse(said[:j]).tokens if t.text.strip()]
+            k = len(lead)
+            while k and kind_of(lead[k - 1].pos, lead[k - 1].text) == "ADV":
+                k -= 1  # 你很棒: 很 stays with its predicate, after the answer
+            if not k:
+                return None  # 下雨 / 哪里下雨: the statement has nothing the question lacks
+            cut = lead[k - 1].end
+            return said[:cut] + core + said[cut:]
+        return None
 
     def _wh_kind_named(self, asked: str, at: int, kind: Sequence[Any]) -> bool:
         """Whether the question asks for the object of its verb by its kind (创建了什么功夫 /
