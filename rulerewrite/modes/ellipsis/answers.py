@@ -734,7 +734,7 @@ class _Answers(_Offers):
         if user is None or user.turn.index != last.turn.index - 1:
             return None
         said = unpunctuated(user.turn.content).rstrip("啊呀哦吧哈呢吖嘛")
-        said = _drop_opener(said, self.why_hedges, keep=2)
+        said = _drop_opener(said, self.wh_statement_openers, keep=2)
         if (
             not 2 <= len(said) <= self.wh_statement_max
             or is_question(user.parse)

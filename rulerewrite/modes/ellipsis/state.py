@@ -261,6 +261,9 @@ class _State:
         self.wh_statement_not = rule_words(self.wh_rule, "statement_not_verbs")
         self.wh_statement_object = rule_words(self.wh_rule, "statement_object")
         self.wh_statement_adverbial = rule_words(self.wh_rule, "statement_adverbial")
+        self.wh_statement_openers = sorted(
+            rule_words(self.wh_rule, "statement_openers"), key=len, reverse=True
+        )
         self.wh_echo_question_max = int(
             (self.wh_rule.get("echo_question_max") if self.wh_rule else 0) or 0
         )
