@@ -205,13 +205,15 @@ class _Answers(_Offers):
         m = pat[0].match(said) if pat else None
         pm = self.why_potential.match(said) if self.why_potential is not None else None
         user = d.last_user()
+        if user is not None and m is None and pm is None:
+            return self._why_topic(user, said)
         if (m is None and pm is None) or user is None:
             return said
         asked = user.turn.content.strip().rstrip("?？!！。.~")
         v = m.group("v") if m is not None else pm.group("v") if pm is not None else ""
         i = asked.find(v)
         if i < 0:
-            return said
+            return self._why_topic(user, said)
         if m is not None and m.group("neg") in self.why_hedged:
             said = "不" + said[m.end("neg") :]  # 不怎么喜欢 -> 为什么不喜欢巧克力
         obj = self.question_tail.sub("", asked[i + len(v) :]).strip()
@@ -227,6 +229,75 @@ class _Answers(_Offers):
         if not 1 <= len(obj) <= 10 or re.search(r"[,，。;；]", obj) or is_question_word(obj):
             return said
         return said + obj
+
+    def _why_topic(self, user: TurnInfo, said: str) -> str:
+        """``said`` with the topic of the user's question it leaves out put first: a statement
+        that opens with an attribute noun takes the thing the user asked about as its owner
+        (你觉得钢铁侠怎么样 / 剧情莫名其妙的 -> 钢铁侠剧情莫名其妙的), and one with no subject
+        of its own that says the verb of the user's question takes the question's subject, a
+        noun phrase before that verb (厦门房价会降吗 / 不可能降 -> 厦门房价不可能降; 那我们用英文
+        沟通吧 / 没法沟通 -> 用英文没法沟通). Anything else is returned as it is.
+
+        Why: the statement the bare why asks about is said of that topic; without it the
+        question asks why a bare predicate holds (为什么不可能降: what?).
+        """
+        if not is_question(user.parse):
+            return said
+        toks = [t for t in self.mt.parse(said).tokens if t.text.strip()]
+        if len(toks) < 2:
+            return said
+        if toks[0].text in self.attributes and kind_of(toks[0].pos, toks[0].text) == "NOUN":
+            owner = self._why_owner(user, toks[0].text)
+            # no 的 between them: the two pieces are what the dialogue said (钢铁侠 / 剧情…)
+            return said if owner is None else owner + said
+        return self._why_subject(user, said, toks)
+
+    def _why_owner(self, user: TurnInfo, attribute: str) -> str | None:
+        """The one thing the user's question is about (its topic or subject), the owner of
+        ``attribute``, or None (none, or more than one)."""
+        things = [
+            m
+            for m in user.mentions
+            if not m.is_set
+            and m.gram in ("topic", "subj")
+            and attribute not in m.text
+            and m.head not in self.attributes
+        ]
+        if len(things) != 1 or not 2 <= len(things[0].text) <= 10:
+            return None
+        return things[0].text
+
+    def _why_subject(self, user: TurnInfo, said: str, toks: list[Any]) -> str:
+        """``said`` (no noun, pronoun or time word before its verb) with the subject of the
+        user's question that has the same verb put first (see :meth:`_why_topic`)."""
+        verbs = [k for k, t in enumerate(toks) if kind_of(t.pos, t.text) == "VERB"]
+        if not verbs or any(
+            kind_of(t.pos, t.text) in ("NOUN", "PRON", "TIME", "NUM") for t in toks[: verbs[-1]]
+        ):
+            return said
+        asked = [t for t in user.parse.tokens if t.text.strip()]
+        v = toks[verbs[-1]].text
+        at = next((k for k, t in enumerate(asked) if t.text == v), None)
+        if at is None:
+            return said
+        lead = asked[:at]
+        while lead and (lead[0].text in self.why_hedges or lead[0].text in PERSON_PRONOUNS):
+            lead = lead[1:]
+        while lead and kind_of(lead[-1].pos, lead[-1].text) in ("ADV", "VERB", "AUX"):
+            lead = lead[:-1]  # 会 / 能 / 还: the question's modal is no part of the subject
+        # a noun phrase, with the time it is asked of (油价下个月) or a preposition before it
+        kinds = [kind_of(t.pos, t.text) for t in lead]
+        if (
+            "NOUN" not in kinds
+            or any(k not in ("NOUN", "TIME", "PREP") for k in kinds)
+            or "PREP" in kinds[1:]
+            or any(t.text in PERSON_PRONOUNS for t in lead)
+        ):
+            return said
+        subject = "".join(t.text for t in lead)
+        if subject in said or not 2 <= len(subject) <= 10:
+            return said
+        return subject + said
 
     def _why_compared(self, d: Dialogue, said: str) -> str | None:
         """The member the assistant's reply ``said`` named, with what the user's question
@@ -638,7 +709,82 @@ class _Answers(_Offers):
         filled = before + filled
         if filled == text.strip():
             return None  # 你在哪 / 北京: nothing but the answer itself
+        echo = self._wh_statement(d, last, asked, m.start(), m.end(), core)
+        if echo is not None:
+            filled = before + echo + said[len(core) :].rstrip("的")
+            how = f"{core} into the user's statement {echo!r}"
+            return _answered_as(state, wh.source, filled, asked, last, how)
         return _answered_as(state, wh.source, filled, asked, last, f"{core} for {m.group(0)}")
+
+    def _wh_statement(
+        self, d: Dialogue, last: TurnInfo, asked: str, start: int, end: int, core: str
+    ) -> str | None:
+        """The user's own statement the wh-question ``asked`` echoes, with the answer ``core``
+        put in next to the verb both say (answer_wh ``statement_max``): after the verb the
+        question word follows (不能拔 / 拔什么 / 牙 -> 不能拔牙; 请你吃饭 / 好啊吃什么 / 牛排 ->
+        请你吃牛排, the statement's own one-character object replaced), before the predicate
+        the question word precedes, the statement's adverbs after it (你很棒 / 哪里棒 / 智力 ->
+        你智力很棒; 今天下雨 / 哪里下雨 / 昆山 -> 今天昆山下雨). None when the question echoes
+        no statement of the user's.
+
+        Why: the echo question leaves out what the statement said around its verb (the
+        negation, the subject, the time); filled in alone it loses them (拔牙, 昆山下雨).
+        """
+        user = d.last_user()
+        if user is None or user.turn.index != last.turn.index - 1:
+            return None
+        said = unpunctuated(user.turn.content).rstrip("啊呀哦吧哈呢吖嘛")
+        said = _drop_opener(said, self.wh_statement_openers, keep=2)
+        if (
+            not 2 <= len(said) <= self.wh_statement_max
+            or is_question(user.parse)
+            or _A_NOT_A.search(said)  # 要不要买手机: a question too
+            or core in said
+        ):
+            return None
+        not_verbs, word = self.wh_statement_not, asked[start:end]
+        toks = [t for t in self.mt.parse(asked).tokens if t.text.strip()]
+        before = [t for t in toks if t.end <= start]
+        after = [t for t in toks if t.start >= end]
+
+        def predicate(t: Any) -> bool:
+            return (
+                kind_of(t.pos, t.text) in ("VERB", "ADJ")
+                and t.text not in not_verbs
+                and said.count(t.text) == 1
+            )
+
+        if (
+            word in self.wh_statement_object
+            and before
+            and before[-1].end == start
+            and predicate(before[-1])
+        ):
+            v = before[-1].text
+            j = said.index(v) + len(v)
+            rest, tail = said[j:], asked[end:]
+            if rest and rest != tail and not (len(rest) == 1 and not tail):
+                return None  # 介绍一个呗 / 介绍什么: the statement goes on after its verb
+            if core.endswith(tail):
+                tail = ""  # 去办证 / 办什么证 / 居住证: the answer says the noun itself
+            return said[:j] + core + tail
+        if (
+            word in self.wh_statement_adverbial
+            and not before
+            and after
+            and after[0].start == end
+            and predicate(after[0])
+        ):
+            j = said.index(after[0].text)
+            lead = [t for t in self.mt.parse(said[:j]).tokens if t.text.strip()]
+            k = len(lead)
+            while k and kind_of(lead[k - 1].pos, lead[k - 1].text) == "ADV":
+                k -= 1  # 你很棒: 很 stays with its predicate, after the answer
+            if not k:
+                return None  # 下雨 / 哪里下雨: the statement has nothing the question lacks
+            cut = lead[k - 1].end
+            return said[:cut] + core + said[cut:]
+        return None
 
     def _wh_kind_named(self, asked: str, at: int, kind: Sequence[Any]) -> bool:
         """Whether the question asks for the object of its verb by its kind (创建了什么功夫 /

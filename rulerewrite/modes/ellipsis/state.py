@@ -258,6 +258,14 @@ class _State:
         # the longest modifier answer that fills a wh-question (answer_wh ``modifier_max``)
         self.wh_modifier_max = int((self.wh_rule.get("modifier_max") if self.wh_rule else 0) or 0)
         self.wh_echo_max = int((self.wh_rule.get("echo_max") if self.wh_rule else 0) or 0)
+        # the user's statement a wh-question echoes (answer_wh ``statement_max``, its verbs)
+        self.wh_statement_max = int((self.wh_rule.get("statement_max") if self.wh_rule else 0) or 0)
+        self.wh_statement_not = rule_words(self.wh_rule, "statement_not_verbs")
+        self.wh_statement_object = rule_words(self.wh_rule, "statement_object")
+        self.wh_statement_adverbial = rule_words(self.wh_rule, "statement_adverbial")
+        self.wh_statement_openers = sorted(
+            rule_words(self.wh_rule, "statement_openers"), key=len, reverse=True
+        )
         self.wh_echo_question_max = int(
             (self.wh_rule.get("echo_question_max") if self.wh_rule else 0) or 0
         )
