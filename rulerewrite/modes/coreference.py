@@ -180,6 +180,7 @@ class _LoneAntecedent(RuleView):
     predicate_before: re.Pattern[str] | None = key(ending=True)
     demonstratives: frozenset[str] = frozenset()
     demonstrative_salient: frozenset[str] = frozenset()
+    demonstrative_alone: bool = False
     demonstrative_opens: re.Pattern[str] | None = None
     demonstrative_ends: re.Pattern[str] | None = None
     demonstrative_not_before: re.Pattern[str] | None = None
@@ -1223,6 +1224,15 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(framed_name, self.min_score, why), ref.end
                 )
+        if not good and not ref.noun and not eats and self._object_alone(orig_text, ref):
+            # 咱们一起看看这个吧 after one thing named; not a verb of eating (今天天气真好 /
+            # 阳光很足 / 我不爱吃这个 asks: what is eaten was not said)
+            alone = self._only_thing(d, window, orig_text)
+            if alone is not None:
+                why = f"{alone.why}; the one thing the last exchange named ({self.lone.source})"
+                return self._replace(
+                    state, ref, Candidate(alone.mention, alone.score, why), ref.end
+                )
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
             return ask(
@@ -1568,6 +1578,49 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _object_alone(self, text: str, ref: Ref) -> bool:
+        """A plain 这个 / 那个 (rules/coreference.yaml ``lone_antecedent`` ``demonstratives``,
+        with ``demonstrative_alone``) that ends the query as the object of the verb right
+        before it (看看这个吧 / 玩这个). Example: 咱们一起看看这个吧 -> True; 这个你行 -> False."""
+        lone = self.lone
+        if not lone.demonstrative_alone or ref.text not in lone.demonstratives:
+            return False
+        if not (lone.demonstrative_ends or _NEVER).match(text[ref.end :]):
+            return False
+        return any(t.end == ref.start and t.pos.startswith("v") for t in self.mt.parse(text).tokens)
+
+    def _only_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
+        """The one candidate of the last exchange that is no person, scoring ``min_score``,
+        when there is exactly one, and it is a thing: none of the ``lone_antecedent``
+        ``not_types`` / ``not_pos`` / ``not_heads``, no kind word, no predicate (said after a
+        negation there, or opening with one: 我不帅吗 gives 不帅), not right next to a name
+        of its turn (番茄炖牛腩: jieba tags 牛腩 a name, and 番茄 is part of the dish). Why: after an exchange that
+        named one thing and nothing else (做小龙虾盖饭要不要学一下 / 要 / 咱们看看这个吧) the
+        object 这个 can only mean that thing; two things, or none, still ask. Example:
+        [小龙虾盖饭] -> 小龙虾盖饭; [手机, 电脑] -> None."""
+        ranked = self._window_ranked(d, window, text)
+        things = [c for c in ranked if c.mention.etype not in HUMAN_TYPES]
+        if len(things) != 1 or things[0].score < self.min_score:
+            return None
+        m = things[0].mention
+        if any(
+            c.mention.turn == m.turn
+            and c.mention.etype == "person"
+            and (0 < c.mention.start - m.end <= 1 or 0 < m.start - c.mention.end <= 1)
+            for c in ranked
+        ):
+            return None  # 番茄炖牛腩 (牛腩 tagged a name): part of a longer name
+        if (
+            m.etype in self.lone.not_types
+            or m.source in self.lone.not_pos
+            or m.head.endswith(self.lone.not_heads)
+            or m.text[:1] in self.mt.vo_negations
+            or self.mt.is_category(m.text)
+            or self._said_as_predicate(d, window, m.text)
+        ):
+            return None
+        return things[0]
 
     def _time_word(self, text: str) -> bool:
         """Whether ``text`` is a time word and nothing else (jieba tags it t: 昨晚 / 上周 / 今年).
