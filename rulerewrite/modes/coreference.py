@@ -1260,6 +1260,13 @@ class Coreference:
                 why = f"{chosen.why}; the one the reply took up ({self.choice.source})"
                 end = ref.noun_end if ref.noun else ref.end
                 return self._replace(state, ref, Candidate(chosen.mention, chosen.score, why), end)
+            owner = None if ref.noun else self._owner_said(state, same, orig_text, ref)
+            if owner is not None:
+                # 高進的歌真好听色色 / 没听过 / 听他的歌: the one said as the owner of that noun
+                why = f"{owner.why}; said as the owner of the noun the query gives it"
+                return self._replace(
+                    state, ref, Candidate(owner.mention, owner.score, why), ref.end
+                )
             return ask(
                 state,
                 "coreference",
@@ -2108,6 +2115,27 @@ class Coreference:
         if len({c.mention.text for c in said}) != 1 or len(said) == len(same):
             return None
         return said[0]
+
+    def _owner_said(
+        self, state: State, same: list[Candidate], text: str, ref: Ref
+    ) -> Candidate | None:
+        """Of candidates too close to choose, the one the dialogue said as the owner of the very
+        noun the query gives the pronoun (他的歌 after 高進的歌真好听色色: 高進, not 色色), when
+        exactly one of them was. Why: the query repeats that phrase with a pronoun for the
+        owner. None when the pronoun owns nothing (他是谁) or no candidate, or several, were
+        said so (iPhone和三星哪个好 / 它的屏幕: the engine still asks)."""
+        if not text.startswith("的", ref.end):
+            return None
+        noun = next(
+            (t.text for t in self.mt.parse(text).tokens if t.start == ref.end + 1),
+            None,
+        )
+        if not noun or not noun.strip():
+            return None
+        said = [
+            c for c in same if any(f"{c.mention.text}的{noun}" in t.content for t in state.history)
+        ]
+        return said[0] if len(said) == 1 else None
 
     def _eaten_identity(self, text: str, cand: Candidate) -> bool:
         """The query asks what something is (rules/context.yaml topic_eat ``not_identity``:
