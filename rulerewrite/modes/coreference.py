@@ -181,6 +181,7 @@ class _LoneAntecedent(RuleView):
     demonstratives: frozenset[str] = frozenset()
     demonstrative_salient: frozenset[str] = frozenset()
     demonstrative_alone: bool = False
+    verb_pronouns: frozenset[str] = frozenset()
     demonstrative_opens: re.Pattern[str] | None = None
     demonstrative_ends: re.Pattern[str] | None = None
     demonstrative_not_before: re.Pattern[str] | None = None
@@ -1233,6 +1234,13 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(alone.mention, alone.score, why), ref.end
                 )
+        if not good and not ref.noun and ref.text in self.lone.verb_pronouns:
+            verb_obj = self._same_verb_object(d, window, orig_text, ref)
+            if verb_obj is not None:
+                why = f"{verb_obj.why}; the object of the verb the query says of it ({self.lone.source})"
+                return self._replace(
+                    state, ref, Candidate(verb_obj.mention, verb_obj.score, why), ref.end
+                )
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
             return ask(
@@ -1596,6 +1604,33 @@ class Coreference:
         if not (lone.demonstrative_ends or _NEVER).match(text[ref.end :]):
             return False
         return any(t.end == ref.start and t.pos.startswith("v") for t in self.mt.parse(text).tokens)
+
+    def _same_verb_object(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
+        """The thing 它 is when the query says a verb of it that the last exchange said with
+        that thing as its object (rules/coreference.yaml ``lone_antecedent``
+        ``verb_pronouns``): 打开母盒会发生什么 / 它怎么就打开了 -> 母盒. Exactly one candidate
+        of the exchange (no person) may follow the verb there; None otherwise."""
+        verbs = {
+            t.text
+            for t in self.mt.parse(text).tokens
+            if t.start >= ref.end and t.pos.startswith("v") and len(t.text) > 1
+        }
+        if not verbs:
+            return None
+        found = [
+            c
+            for c in self._window_ranked(d, window, text)
+            if c.mention.etype not in HUMAN_TYPES
+            and c.score >= self.min_score
+            and any(f"{v}{c.mention.text}" in self._turn_text(d, c.mention.turn) for v in verbs)
+        ]
+        return found[0] if len({c.mention.text for c in found}) == 1 else None
+
+    @staticmethod
+    def _turn_text(d: Any, index: int) -> str:
+        """What the history turn ``index`` says ("" when the dialogue has no such turn)."""
+        ti = d.turn_at(index)
+        return str(ti.turn.content) if ti is not None else ""
 
     def _only_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
         """The one candidate of the last exchange that is no person, scoring ``min_score``,
