@@ -180,6 +180,8 @@ class _LoneAntecedent(RuleView):
     predicate_before: re.Pattern[str] | None = key(ending=True)
     demonstratives: frozenset[str] = frozenset()
     demonstrative_salient: frozenset[str] = frozenset()
+    demonstrative_alone: bool = False
+    verb_pronouns: frozenset[str] = frozenset()
     demonstrative_opens: re.Pattern[str] | None = None
     demonstrative_ends: re.Pattern[str] | None = None
     demonstrative_not_before: re.Pattern[str] | None = None
@@ -1223,6 +1225,22 @@ class Coreference:
                 return self._replace(
                     state, ref, Candidate(framed_name, self.min_score, why), ref.end
                 )
+        if not good and not ref.noun and not eats and self._object_alone(orig_text, ref):
+            # 咱们一起看看这个吧 after one thing named; not a verb of eating (今天天气真好 /
+            # 阳光很足 / 我不爱吃这个 asks: what is eaten was not said)
+            alone = self._only_thing(d, window, orig_text)
+            if alone is not None:
+                why = f"{alone.why}; the one thing the last exchange named ({self.lone.source})"
+                return self._replace(
+                    state, ref, Candidate(alone.mention, alone.score, why), ref.end
+                )
+        if not good and not ref.noun and ref.text in self.lone.verb_pronouns:
+            verb_obj = self._same_verb_object(d, window, orig_text, ref)
+            if verb_obj is not None:
+                why = f"{verb_obj.why}; the object of the verb the query says of it ({self.lone.source})"
+                return self._replace(
+                    state, ref, Candidate(verb_obj.mention, verb_obj.score, why), ref.end
+                )
         if not good:
             what = "人" if human else ("地方" if ref.etype == "place" else "对象")
             return ask(
@@ -1250,6 +1268,13 @@ class Coreference:
                 why = f"{chosen.why}; the one the reply took up ({self.choice.source})"
                 end = ref.noun_end if ref.noun else ref.end
                 return self._replace(state, ref, Candidate(chosen.mention, chosen.score, why), end)
+            owner = None if ref.noun else self._owner_said(state, same, orig_text, ref)
+            if owner is not None:
+                # 高進的歌真好听色色 / 没听过 / 听他的歌: the one said as the owner of that noun
+                why = f"{owner.why}; said as the owner of the noun the query gives it"
+                return self._replace(
+                    state, ref, Candidate(owner.mention, owner.score, why), ref.end
+                )
             return ask(
                 state,
                 "coreference",
@@ -1568,6 +1593,76 @@ class Coreference:
         if gender is not None and self.gender_of(m.head) not in (None, gender):
             return None
         return Candidate(m, best.score, best.why)
+
+    def _object_alone(self, text: str, ref: Ref) -> bool:
+        """A plain 这个 / 那个 (rules/coreference.yaml ``lone_antecedent`` ``demonstratives``,
+        with ``demonstrative_alone``) that ends the query as the object of the verb right
+        before it (看看这个吧 / 玩这个). Example: 咱们一起看看这个吧 -> True; 这个你行 -> False."""
+        lone = self.lone
+        if not lone.demonstrative_alone or ref.text not in lone.demonstratives:
+            return False
+        if not (lone.demonstrative_ends or _NEVER).match(text[ref.end :]):
+            return False
+        return any(t.end == ref.start and t.pos.startswith("v") for t in self.mt.parse(text).tokens)
+
+    def _same_verb_object(self, d: Any, window: set[int], text: str, ref: Ref) -> Candidate | None:
+        """The thing 它 is when the query says a verb of it that the last exchange said with
+        that thing as its object (rules/coreference.yaml ``lone_antecedent``
+        ``verb_pronouns``): 打开母盒会发生什么 / 它怎么就打开了 -> 母盒. Exactly one candidate
+        of the exchange (no person) may follow the verb there; None otherwise."""
+        verbs = {
+            t.text
+            for t in self.mt.parse(text).tokens
+            if t.start >= ref.end and t.pos.startswith("v") and len(t.text) > 1
+        }
+        if not verbs:
+            return None
+        found = [
+            c
+            for c in self._window_ranked(d, window, text)
+            if c.mention.etype not in HUMAN_TYPES
+            and c.score >= self.min_score
+            and any(f"{v}{c.mention.text}" in self._turn_text(d, c.mention.turn) for v in verbs)
+        ]
+        return found[0] if len({c.mention.text for c in found}) == 1 else None
+
+    @staticmethod
+    def _turn_text(d: Any, index: int) -> str:
+        """What the history turn ``index`` says ("" when the dialogue has no such turn)."""
+        ti = d.turn_at(index)
+        return str(ti.turn.content) if ti is not None else ""
+
+    def _only_thing(self, d: Any, window: set[int], text: str) -> Candidate | None:
+        """The one candidate of the last exchange that is no person, scoring ``min_score``,
+        when there is exactly one, and it is a thing: none of the ``lone_antecedent``
+        ``not_types`` / ``not_pos`` / ``not_heads``, no kind word, no predicate (said after a
+        negation there, or opening with one: 我不帅吗 gives 不帅), not right next to a name
+        of its turn (番茄炖牛腩: jieba tags 牛腩 a name, and 番茄 is part of the dish). Why: after an exchange that
+        named one thing and nothing else (做小龙虾盖饭要不要学一下 / 要 / 咱们看看这个吧) the
+        object 这个 can only mean that thing; two things, or none, still ask. Example:
+        [小龙虾盖饭] -> 小龙虾盖饭; [手机, 电脑] -> None."""
+        ranked = self._window_ranked(d, window, text)
+        things = [c for c in ranked if c.mention.etype not in HUMAN_TYPES]
+        if len(things) != 1 or things[0].score < self.min_score:
+            return None
+        m = things[0].mention
+        if any(
+            c.mention.turn == m.turn
+            and c.mention.etype == "person"
+            and (0 < c.mention.start - m.end <= 1 or 0 < m.start - c.mention.end <= 1)
+            for c in ranked
+        ):
+            return None  # 番茄炖牛腩 (牛腩 tagged a name): part of a longer name
+        if (
+            m.etype in self.lone.not_types
+            or m.source in self.lone.not_pos
+            or m.head.endswith(self.lone.not_heads)
+            or m.text[:1] in self.mt.vo_negations
+            or self.mt.is_category(m.text)
+            or self._said_as_predicate(d, window, m.text)
+        ):
+            return None
+        return things[0]
 
     def _time_word(self, text: str) -> bool:
         """Whether ``text`` is a time word and nothing else (jieba tags it t: 昨晚 / 上周 / 今年).
@@ -2055,6 +2150,27 @@ class Coreference:
         if len({c.mention.text for c in said}) != 1 or len(said) == len(same):
             return None
         return said[0]
+
+    def _owner_said(
+        self, state: State, same: list[Candidate], text: str, ref: Ref
+    ) -> Candidate | None:
+        """Of candidates too close to choose, the one the dialogue said as the owner of the very
+        noun the query gives the pronoun (他的歌 after 高進的歌真好听色色: 高進, not 色色), when
+        exactly one of them was. Why: the query repeats that phrase with a pronoun for the
+        owner. None when the pronoun owns nothing (他是谁) or no candidate, or several, were
+        said so (iPhone和三星哪个好 / 它的屏幕: the engine still asks)."""
+        if not text.startswith("的", ref.end):
+            return None
+        noun = next(
+            (t.text for t in self.mt.parse(text).tokens if t.start == ref.end + 1),
+            None,
+        )
+        if not noun or not noun.strip():
+            return None
+        said = [
+            c for c in same if any(f"{c.mention.text}的{noun}" in t.content for t in state.history)
+        ]
+        return said[0] if len(said) == 1 else None
 
     def _eaten_identity(self, text: str, cand: Candidate) -> bool:
         """The query asks what something is (rules/context.yaml topic_eat ``not_identity``:
