@@ -455,3 +455,45 @@ def _time_ne(question: str) -> str:
     gold keeps the 呢 of a time follow-up; a question already ending in its own particle
     (今天会下雨吗 / 明天呢 -> 明天会下雨吗) takes none."""
     return question if _ASKS_BY_PARTICLE.search(question) else question + "呢"
+
+
+def _specific_named(
+    d: Dialogue,
+    name: str,
+    *,
+    asked: re.Pattern[str] | None,
+    lead_min: int,
+    personal: re.Pattern[str],
+) -> str:
+    """The one of ``name``'s kind the assistant's last reply named, when the user's turn before
+    it asked which (啥会员) or named another kind of it (五仁味的月饼): the reply's phrase
+    ending with ``name`` (爱奇艺会员 / 鲜肉月饼), its modifier nouns or adjectives of
+    ``lead_min`` characters or more, no 的 and no speaker (给我发 is one word to jieba); else
+    ``name`` itself (rules/completeness.yaml
+    ``specific_named``). Why: the reply answered with a specific one, and the follow-up goes on
+    about that one. Example: 啥会员 / 到底给我爱奇艺会员不 / 我没有 -> 我没有爱奇艺会员."""
+    turns = d.turns
+    if asked is None or len(turns) < 2 or not name:
+        return name
+    told, last = turns[-2], turns[-1]
+    if told.turn.role != "user" or last.turn.role == "user":
+        return name
+    said = told.turn.content
+    at = said.find(name)
+    while at >= 0 and not asked.search(said, 0, at):
+        at = said.find(name, at + 1)
+    if at < 0:
+        return name
+    toks = last.parse.tokens
+    found = set()
+    for m in last.mentions:
+        lead = m.text[: -len(name)] if m.text.endswith(name) else ""
+        if m.is_set or len(lead) < lead_min or "的" in lead or personal.search(lead):
+            continue
+        part = [t for t in toks if m.start <= t.start and t.end <= m.end - len(name)]
+        if "".join(t.text for t in part) != lead or not all(
+            kind_of(t.pos, t.text) in ("NOUN", "ADJ") for t in part
+        ):
+            continue
+        found.add(m.text)
+    return found.pop() if len(found) == 1 else name

@@ -519,7 +519,7 @@ class Ellipsis(_Questions):
             )
         # 劳驾88VIP: a polite opener the phrase was said with is no part of it (a dictionary
         # entity stands as written: 你好李焕英 is a title, not a greeting)
-        filler = best.mention.text
+        filler = self._specific(d, best.mention.text)  # 啥会员 / 爱奇艺会员: the one named
         if owned is not None:
             # 有好一点的吗 + 更多的表情包 -> 有好一点的表情包吗, 有便宜点的吗 + 一件羽绒服 ->
             # 有便宜点的羽绒服吗: the query has its own modifier, the head alone goes after it

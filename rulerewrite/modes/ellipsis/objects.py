@@ -214,6 +214,7 @@ class _Objects(_Works):
             )
             if topic is None:
                 return None
+            topic = self._specific(self.mt.dialogue(state), topic)  # 啥会员 / 爱奇艺会员
             note = f"{v} takes the topic {topic!r} the user named, of its type"
             return _object_after(
                 state,

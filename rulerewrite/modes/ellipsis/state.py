@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from rulerewrite.context import Dialogue
 from rulerewrite.lexicon import Lexicon, Rule
 from rulerewrite.lexicon.readers import (
     rule_alternation,
@@ -23,6 +24,7 @@ from rulerewrite.modes.ellipsis.common import (
     _NegationEcho,
     _ReallyEcho,
     _ReplyLeadObject,
+    _specific_named,
     _TellAsked,
     _TypedComment,
 )
@@ -118,6 +120,9 @@ class _State:
         self.title_kinds = tuple(
             sorted(rule_words(lexicon.rule("completeness", "kind_before_title"), "kinds"), key=len)
         )[::-1]
+        specific = lexicon.rule("completeness", "specific_named")
+        self.specific_asked = rule_pattern(specific, "asked")
+        self.specific_lead_min = int((specific.get("lead_min") if specific else None) or 2)
         timed = lexicon.rule("completeness", "timed_topic")
         self.timed_before = rule_pattern(timed, "before")
         self.timed_own = rule_pattern(timed, "own_time")
@@ -713,3 +718,14 @@ class _State:
         """The ``fronted`` pattern for ``verbs``, the longest first (memoised per verb set)."""
         alt = "|".join(re.escape(v) for v in verbs)
         return re.compile(f"{self.vo_fronted}(?P<v>{alt}){self.vo_fronted_end}")
+
+    def _specific(self, d: Dialogue, name: str) -> str:
+        """``name``, or the one of its kind the last reply named (rules/completeness.yaml
+        ``specific_named``: 啥会员 / 爱奇艺会员 -> 爱奇艺会员)."""
+        return _specific_named(
+            d,
+            name,
+            asked=self.specific_asked,
+            lead_min=self.specific_lead_min,
+            personal=self.personal,
+        )

@@ -596,7 +596,7 @@ class _Topics(_Judgements):
             # 哪里呢 / 张家界的一条文艺街 / 没有去过: the verb's object, kept aside, comes first
             return None
         topic, source = found
-        name = topic.text
+        name = self._specific(d, topic.text)  # 五仁味的月饼 / 鲜肉月饼…: the one the reply named
         typed_both = source == "both" and any(
             m.text == name and m.source.startswith("dictionaries/") and m.etype in _PREDICATED
             for ti in exchange
