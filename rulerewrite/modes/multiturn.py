@@ -1956,9 +1956,10 @@ def thing_of_person(d: Dialogue, m: Mention, text: str, predicates: frozenset[st
     thing_predicates: 票价多少 / 发完了 / 能念几首么), else ``m``'s text.
 
     Why: a person has no ticket price and is not recited, so the query means what was said of
-    the person, not the person (票价多少 -> 刘德华的歌票价多少). Y is the one or two nouns
-    right after X的 (the latest turn first); X as it is when it is no person (``m`` nor
-    another mention of X typed one) or no turn says X的 + a noun.
+    the person, not the person (票价多少 -> 刘德华的歌票价多少); a telling verb (讲一讲) tells
+    the Y the last turns said (路遥的人生). Y is the nouns right after X的 (up to four
+    characters, or one longer noun), the latest turn first; X as it is when it is no person
+    (``m`` nor another mention of X typed one) or no turn says X的 + a noun.
     """
     if not any(w in text for w in predicates):
         return m.text
@@ -1977,9 +1978,9 @@ def thing_of_person(d: Dialogue, m: Mention, text: str, predicates: frozenset[st
                 continue
             if t.start != start + len(nouns) or kind_of(t.pos, t.text) != "NOUN":
                 break
-            nouns += t.text
-            if len(nouns) >= 2:
+            if nouns and len(nouns) + len(t.text) > 4:
                 break
+            nouns += t.text
         if nouns:
             return m.text + "的" + nouns
     return m.text
