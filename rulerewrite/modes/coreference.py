@@ -2792,9 +2792,9 @@ class Coreference:
                 )
             ):
                 said = sign  # 处女 (处女座 said before) / 天蝎男 -> 处女座 / 天蝎座 (这个星座)
-        if ref.animacy != "human" and said == m.text:
+        if ref.animacy != "human" and not ref.noun and said == m.text:
             # 没有那个不好集 (李宗盛 / 李宗盛的作品集齐了吗): a person's thing, when only a
-            # thing fits what the query says of it
+            # thing fits what the query says of it (not 这个动漫: its noun says what it is)
             said = thing_of_person(
                 self.mt.dialogue(state),
                 m,
