@@ -33,6 +33,7 @@ from rulerewrite.modes.multiturn import (
     said_turn,
     salient,
     set_rivals,
+    thing_of_person,
     unmodified,
     unpunctuated,
     user_owner,
@@ -549,6 +550,8 @@ class Coreference:
         self.called = _CalledName.read(lexicon.rule("coreference", "called_name"))
         self.role_owner = _OwnerOfRole.read(lexicon.rule("coreference", "owner_of_role"))
         self.pointed_before = rule_pattern(lexicon.rule("coreference", "pointed_person"), "before")
+        self.thing_predicates = self.mt.wordset("thing_predicates")
+        self.told_predicates = self.mt.wordset("told_predicates")
         # 有啥好吃的零食 / 薯片呀… / 它的热量: what the reply answered with (answered_thing)
         self.ans = _AnsweredThing.read(lexicon.rule("coreference", "answered_thing"))
         # 你知道飘吗 / … / 它的作者: the title 它 is asked about as (``work_pronoun``)
@@ -2905,6 +2908,16 @@ class Coreference:
                 )
             ):
                 said = sign  # 处女 (处女座 said before) / 天蝎男 -> 处女座 / 天蝎座 (这个星座)
+        if ref.animacy != "human" and not ref.noun and said == m.text:
+            # 没有那个不好集 (李宗盛 / 李宗盛的作品集齐了吗): a person's thing, when only a
+            # thing fits what the query says of it (not 这个动漫: its noun says what it is)
+            said = thing_of_person(
+                self.mt.dialogue(state),
+                m,
+                text,
+                things=self.thing_predicates,
+                told=self.told_predicates,
+            )
         if ref.animacy == "human" and said == m.text and self.pointed_before is not None:
             # 我喜欢那个女孩 / … / 可是她不太答应我 -> 可是那个女孩不太答应我
             said = said_before(self.mt.dialogue(state), m, said, self.pointed_before) + said

@@ -1950,6 +1950,47 @@ def user_owner(
     return ""
 
 
+def thing_of_person(
+    d: Dialogue, m: Mention, text: str, *, things: frozenset[str], told: frozenset[str]
+) -> str:
+    """The thing X的Y of X (``m``) the last two turns said (唱刘德华的歌 / 宋智孝的照片 / 李白的诗)
+    when the query ``text`` says a predicate of things only (``things``, rules/completeness.yaml
+    thing_predicates: 票价多少 / 发完了 / 能念几首么) and X is a person, or a telling verb
+    (``told``, told_predicates: 讲一讲) of any X; else ``m``'s text.
+
+    Why: a person has no ticket price and is not recited, so the query means what was said of
+    the person, not the person (票价多少 -> 刘德华的歌票价多少); a telling verb tells the Y
+    the last turns said of X (路遥的人生也写得很好 / 讲一讲 -> 讲一讲路遥的人生). Y is the nouns
+    right after X的 (up to four characters, or one longer noun), the latest turn first; X as it
+    is when no turn says X的 + a noun. A person is ``m`` or another mention of X typed one (a
+    turn that only names a person is typed a thing; its name is not).
+    """
+    if not any(w in text for w in told):
+        if not any(w in text for w in things):
+            return m.text
+        if m.etype not in HUMAN_TYPES and not any(
+            x.text == m.text and x.etype in HUMAN_TYPES for x in d.mentions()
+        ):
+            return m.text
+    for ti in reversed(d.turns[-2:]):
+        at = ti.turn.content.find(m.text + "的")
+        if at < 0:
+            continue
+        start = at + len(m.text) + 1
+        nouns = ""
+        for t in ti.parse.tokens:
+            if t.start < start:
+                continue
+            if t.start != start + len(nouns) or kind_of(t.pos, t.text) != "NOUN":
+                break
+            if nouns and len(nouns) + len(t.text) > 4:
+                break
+            nouns += t.text
+        if nouns:
+            return m.text + "的" + nouns
+    return m.text
+
+
 def said_turn(state: State, m: Mention) -> Turn | None:
     """The history turn ``m`` was said in (None when it is out of the history)."""
     return next((t for t in state.history if t.index == m.turn), None)

@@ -27,6 +27,7 @@ from rulerewrite.modes.multiturn import (
     new_candidate,
     resolved,
     said_turn,
+    thing_of_person,
     unmodified,
     user_owner,
 )
@@ -530,6 +531,11 @@ class Ellipsis(_Questions):
             filler = self.openers_re.sub("", filler) or filler
         # 危险的照明灯 / 怎么危险了: the query says the modifier, the head alone goes in
         filler = self._title_alone(unmodified(filler, state.query))
+        if filler == best.mention.text:
+            # 票价多少 -> 刘德华的歌票价多少: a person's thing, when only a thing fits
+            filler = thing_of_person(
+                d, best.mention, text, things=self.thing_predicates, told=self.told_predicates
+            )
         if kind == "subject" and not re.search("[我你他她]的?$", text[:pos]):
             filler = self._owned(state, d, filler)  # 是个大帅哥 -> 我男朋友是个大帅哥
             # 那汪涵的老婆呢 / 一般般 -> 汪涵的老婆一般般; a picture asked for is of the topic

@@ -198,6 +198,8 @@ class _State:
         self.left_object_next = self.mt.wordset("left_object_next")
         self.complete_verbs = self.mt.wordset("complete_predicates")
         self.human_predicates = self.mt.wordset("human_predicates")
+        self.thing_predicates = self.mt.wordset("thing_predicates")
+        self.told_predicates = self.mt.wordset("told_predicates")
         self.weather_predicates = self.mt.wordset("weather_predicates")
         phrases = lexicon.rule("completeness", "set_phrases")
         self.set_phrase_tags = frozenset(phrases.get("tags") or ()) if phrases else frozenset()
