@@ -1696,11 +1696,11 @@ class _Objects(_Works):
         return None
 
     def _only_thing(self, d: Dialogue, text: str) -> tuple[TurnInfo, str, str] | None:
-        """The one thing the last two turns name, for a count with no noun whose verb had no
-        object there (你头像好丑 / 大家都夸好看 / 要不换一个 -> 换一个头像; 你学过什么 / 篮球啊 /
-        打个给我看看 -> 打个篮球给我看看): no person, place, time or set. None when they name
-        none or more than one: a general measure agrees with anything, so only a single
-        candidate says what it counts."""
+        """The one thing the last two turns name, for a general measure (counted_object
+        ``general``: 个) with no noun whose verb had no object there (你头像好丑 / 大家都夸好看 /
+        要不换一个 -> 要不换一个头像): no person, place, time or set. None when they name none
+        or more than one: a general measure agrees with anything, so only a single candidate
+        says what it counts."""
         recent = d.turns[-2:]
         turns = {ti.turn.index: ti for ti in recent}
         found: dict[str, TurnInfo] = {}
