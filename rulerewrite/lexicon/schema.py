@@ -525,7 +525,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
     # 你送我一个呗 / 送我一台 / 我想要一个: the thing counted (ellipsis counted echo)
     ("completeness", "counted_object"): {
         **dict.fromkeys(("pattern", "agree"), "regex"),
-        **dict.fromkeys(("wants", "lacks"), "words"),
+        **dict.fromkeys(("wants", "lacks", "general"), "words"),
     },
     ("completeness", "measure_noun"): {
         "pattern": "regex",

@@ -1672,7 +1672,7 @@ class _Objects(_Works):
                         return ti, obj, "thing lacked"
         heads = self.measure_kinds.get(measure, ())
         if not heads:
-            return None
+            return self._only_thing(d, text) if measure in self.count_general else None
         turns = {ti.turn.index: ti for ti in recent}
         for c in self.mt.rank(d, text=text):
             x = c.mention
@@ -1695,6 +1695,29 @@ class _Objects(_Works):
                 if obj is not None and obj.endswith(heads) and obj not in text:
                     return ti, obj, f"thing {measure} counts"
         return None
+
+    def _only_thing(self, d: Dialogue, text: str) -> tuple[TurnInfo, str, str] | None:
+        """The one thing the last two turns name, for a general measure (counted_object
+        ``general``: 个) with no noun whose verb had no object there (你头像好丑 / 大家都夸好看 /
+        要不换一个 -> 要不换一个头像): no person, place, time or set. None when they name none
+        or more than one: a general measure agrees with anything, so only a single candidate
+        says what it counts."""
+        recent = d.turns[-2:]
+        turns = {ti.turn.index: ti for ti in recent}
+        found: dict[str, TurnInfo] = {}
+        for c in self.mt.rank(d, text=text):
+            x = c.mention
+            if x.turn not in turns or _is_pronounish(x) or x.is_set:
+                continue
+            if x.etype in HUMAN_TYPES or x.etype in ("place", "time"):
+                continue
+            name = self._uncounted(x.text)
+            if name and name not in text and not self.personal.search(name):
+                found.setdefault(name, turns[x.turn])
+        if len(found) != 1:
+            return None
+        ((name, ti),) = found.items()
+        return ti, name, "only thing named"
 
     def _copula_echo(self, state: State, d: Dialogue, text: str) -> State | None:
         """A bare copula with its subject or adverb and nothing after it (你也是 / 我不是 / 汪峰

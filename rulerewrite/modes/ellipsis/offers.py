@@ -397,6 +397,10 @@ class _Offers(_Objects):
                         break
             if obj is not None:
                 break
+        if obj is None and _HAS_QWORD.search(exchange[0].turn.content):
+            # 你学过什么 / 篮球啊 / 打个给我看看: the bare noun phrase answering the user's
+            # wh-question is the thing shown (not a reply to a remark: 你还会跳芭蕾舞啊 / 基本功)
+            obj, src = self._bare_topic(exchange[1]), exchange[1]
         if obj is None or self._unfit_echo(obj, text):
             return None
         note = f"{verb}{m.group('m')} shows one {obj!r}, what the last exchange was about"

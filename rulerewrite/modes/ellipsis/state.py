@@ -153,6 +153,7 @@ class _State:
         self.counted_agree = rule_pattern(counted_rule, "agree")
         self.count_wants = rule_words(counted_rule, "wants")
         self.count_lacks = rule_words(counted_rule, "lacks")
+        self.count_general = rule_words(counted_rule, "general")
         owner = lexicon.rule("completeness", "owner_de")
         self.owner_classes = frozenset(owner.get("classes") or ()) if owner else frozenset()
         self.owner_verbal = frozenset(owner.get("verbal_tags") or ()) if owner else frozenset()
