@@ -355,7 +355,9 @@ class ContextAnalyzer:
         suffixes: list[tuple[str, str]] = []
         chitchat: list[tuple[re.Pattern[str], str]] = []
         self.topic_frames: list[tuple[re.Pattern[str], str, str | None]] = []
-        self.set_frames: list[tuple[re.Pattern[str], str]] = []
+        # a set frame's members are topics of their turn unless the rule says otherwise
+        # (``member_role``: 不是A就是B hedges between two, neither is the turn's topic)
+        self.set_frames: list[tuple[re.Pattern[str], str, str]] = []
         self.relative_frames: list[tuple[re.Pattern[str], str]] = []
         # 叫野猪佩琪的人 / 松冈茉优的照片 / 模特水原希子: a slot only a person fills, and the
         # unknown name in it (rules/context.yaml kind: name_slot)
@@ -420,7 +422,7 @@ class ContextAnalyzer:
                 if r.get("type") == "person":
                     self.role_ends += tuple(str(w) for w in r.get("role_ends") or ())
             if r.pattern is not None and r.get("kind") == "set":
-                self.set_frames.append((r.pattern, r.source))
+                self.set_frames.append((r.pattern, r.source, str(r.get("member_role") or "topic")))
             if r.pattern is not None and r.get("kind") == "relative":
                 self.relative_frames.append((r.pattern, r.source))
             if r.pattern is not None and r.get("kind") == "name_slot":
@@ -445,7 +447,7 @@ class ContextAnalyzer:
         # per frame, a search for the words every match of it holds (None: none to read off
         # it), so a turn that holds none of them skips the frame (most turns, most frames)
         self._topic_needs = tuple(required_text(p) for p, _s, _t in self.topic_frames)
-        self._set_needs = tuple(required_text(p) for p, _s in self.set_frames)
+        self._set_needs = tuple(required_text(p) for p, _s, _r in self.set_frames)
         self._relative_needs = tuple(required_text(p) for p, _s in self.relative_frames)
         self._slot_needs = tuple(required_text(p) for p, _s in self.name_slots)
         self.topic_sources = frozenset(src for _p, src, _t in self.topic_frames)
@@ -1169,7 +1171,7 @@ class ContextAnalyzer:
                 out.append((s, e, text[s:e], fm.group("head"), "human", f"{fsrc}|{gram}", False))
         out = self._slot_names(text, cut, out)
         frame_set: tuple[list[tuple[int, int]], str] | None = None
-        for (pat, fsrc), need in zip(self.set_frames, self._set_needs, strict=True):
+        for (pat, fsrc, mrole), need in zip(self.set_frames, self._set_needs, strict=True):
             # A和B哪个…: the members whatever the parse says
             if need is not None and need.search(text) is None:
                 continue
@@ -1188,7 +1190,7 @@ class ContextAnalyzer:
                     if ds <= s and e <= de:
                         etype = dt
                 out = [o for o in out if not (s <= o[0] < e or s < o[1] <= e)]
-                out.append((s, e, text[s:e], text[s:e], etype, fsrc + "|topic", False))
+                out.append((s, e, text[s:e], text[s:e], etype, f"{fsrc}|{mrole}", False))
                 members.append((s, e))
             frame_set = (members, fsrc)
             break
