@@ -159,6 +159,23 @@ def test_a_measure_surname_before_a_common_noun_counts_it(
     assert (word in [t.text for t in parser.parse(text).tokens]) is joined
 
 
+@pytest.mark.parametrize(
+    ("text", "word", "joined"),
+    [
+        ("小王厉害了", "王厉害", False),  # 厉害 (a, frequent) goes on the clause
+        ("老毛应该知道吧", "毛应该", False),  # 应该 (v, frequent): no given name
+        ("杨导杨东升啊", "杨导杨", False),  # a given name never ends with its own surname
+        ("陈清扬说得对", "陈清扬", True),  # trap: a rarer verb (清扬) stays a given name
+        ("陈平安来了", "陈平安", True),  # trap: a rarer adjective (平安) too
+    ],
+)
+def test_a_frequent_predicate_after_a_surname_is_no_given_name(
+    text: str, word: str, joined: bool
+) -> None:
+    parser = BuiltinParser.for_lexicon(Lexicon.load(domains=[]))
+    assert (word in [t.text for t in parser.parse(text).tokens]) is joined
+
+
 @pytest.mark.parametrize(("text", "word"), [("她穿了白裙子", "裙子"), ("给我拿张桌子", "桌子")])
 def test_a_family_name_character_before_a_common_noun_is_a_word_of_its_own(
     parser: BuiltinParser, text: str, word: str

@@ -270,6 +270,7 @@ def _merge_names(
     last_tags: frozenset[str] = frozenset(),
     last_before: frozenset[str] = frozenset(),
     counted: Callable[[str, str], bool] = lambda _w, _t: False,
+    clause_word: Callable[[str, str], bool] = lambda _w, _t: False,
 ) -> list[tuple[str, str]]:
     """A single-character surname token followed by one or two short tokens that jieba (HMM
     off) could not join is an unknown personal name (张/殿/菲 -> 张殿菲). After the surname and
@@ -277,7 +278,9 @@ def _merge_names(
     conjunction) that ends the text or comes before a tag of ``last_before`` (a particle, 了),
     having nothing to modify or join, is the name's last character (张/梦/然, 张/绍/刚/了).
     ``counted(surname_tag, next_word)`` says the surname is a measure word counting the noun
-    after it (找张/照片, 一段/视频): no name is joined there."""
+    after it (找张/照片, 一段/视频): no name is joined there. ``clause_word(word, tag)`` says a
+    word after the surname goes on the clause (王/厉害/了, 毛/没有): it is no given name. A
+    given name never ends with its own surname character (杨/导/杨东升 is 杨导 + 杨东升)."""
     out: list[tuple[str, str]] = []
     i, n = 0, len(pairs)
     while i < n:
@@ -319,6 +322,8 @@ def _merge_names(
                     or len(tail) + len(w2) > 2
                     or w2 in _NOT_NAME
                     or w2 in _PREDICATE_CHARS
+                    or clause_word(w2, t2)
+                    or (w2 == w and tail)
                 ):
                     break
                 if t2 in ("v", "vg") and t != "nr":
@@ -484,6 +489,8 @@ class BuiltinParser:
         last_before: Iterable[str] = (),
         measure_tags: Iterable[str] = (),
         counted_freq: int = 0,
+        clause_tags: Iterable[str] = (),
+        clause_freq: int = 0,
         person_ends: Iterable[str] = (),
         cache_size: int = 8192,
     ) -> None:
@@ -493,6 +500,8 @@ class BuiltinParser:
         self.last_before = frozenset(last_before)
         self.measure_tags = frozenset(measure_tags)
         self.counted_freq = counted_freq
+        self.clause_tags = frozenset(clause_tags)
+        self.clause_freq = clause_freq
         self.person_ends = tuple(person_ends)
         self.parse = lru_cache(maxsize=cache_size)(self._parse)  # type: ignore[method-assign]
 
@@ -507,6 +516,8 @@ class BuiltinParser:
             last_before=_context_set(lexicon, "name_last_before"),
             measure_tags=_context_set(lexicon, "measure_surname_tags"),
             counted_freq=_context_int(lexicon, "counted_noun_freq"),
+            clause_tags=_context_set(lexicon, "name_tail_clause_tags"),
+            clause_freq=_context_int(lexicon, "name_tail_clause_freq"),
             person_ends=_context_set(lexicon, "human_heads"),
             cache_size=cache_size,
         )
@@ -529,6 +540,18 @@ class BuiltinParser:
         pos = self.segmenter.pos(word)
         return len(pos) == 1 and pos[0][1] == "n" and self.segmenter.freq(word) >= self.counted_freq
 
+    def _clause_word(self, word: str, tag: str) -> bool:
+        """Is ``word`` (tagged ``tag``), right after a surname, a common verb, adjective or
+        adverb of the clause (one of ``clause_tags``, two characters or more, at least
+        ``clause_freq`` frequent: 没有 / 觉得 / 厉害) rather than a given name? 王厉害了 names
+        nobody; rarer words stay a given name (陈/清扬, 陈/平安)."""
+        return (
+            self.clause_freq > 0
+            and len(word) >= 2
+            and tag in self.clause_tags
+            and self.segmenter.freq(word) >= self.clause_freq
+        )
+
     def parse_many(self, texts: Sequence[str]) -> list[Parse]:
         return [self.parse(t) for t in texts]
 
@@ -541,6 +564,7 @@ class BuiltinParser:
             last_tags=self.last_tags,
             last_before=self.last_before,
             counted=self._counted,
+            clause_word=self._clause_word,
         )
         words: list[str] = []
         tags: list[str] = []
