@@ -485,6 +485,7 @@ class BuiltinParser:
         measure_tags: Iterable[str] = (),
         counted_freq: int = 0,
         person_ends: Iterable[str] = (),
+        purpose_heads: Iterable[str] = (),
         cache_size: int = 8192,
     ) -> None:
         self.segmenter = segmenter
@@ -494,6 +495,7 @@ class BuiltinParser:
         self.measure_tags = frozenset(measure_tags)
         self.counted_freq = counted_freq
         self.person_ends = tuple(person_ends)
+        self.purpose_heads = frozenset(purpose_heads)
         self.parse = lru_cache(maxsize=cache_size)(self._parse)  # type: ignore[method-assign]
 
     @classmethod
@@ -508,6 +510,7 @@ class BuiltinParser:
             measure_tags=_context_set(lexicon, "measure_surname_tags"),
             counted_freq=_context_int(lexicon, "counted_noun_freq"),
             person_ends=_context_set(lexicon, "human_heads"),
+            purpose_heads=_context_set(lexicon, "purpose_heads"),
             cache_size=cache_size,
         )
 
@@ -564,12 +567,32 @@ class BuiltinParser:
                 and (i + 1 == len(words) or kinds[i + 1] in ("PART", "PUNCT", "AUX", "NOUN"))
             ):
                 kinds[i] = "VERB"
+        self._verb_modifiers(words, tags, kinds)
         heads, rels = _attach(words, kinds)
         toks = tuple(
             new_token(i, w, t, heads[i], rels[i], starts[i], starts[i] + len(w))
             for i, (w, t) in enumerate(zip(words, tags, strict=True))
         )
         return Parse(text, toks)
+
+    def _verb_modifiers(self, words: list[str], tags: list[str], kinds: list[str]) -> None:
+        """Mark as nominal (in ``kinds``) a verb of two characters or more right before a
+        noun that names a way or a plan of doing (rules/context.yaml ``purpose_heads``: 方法,
+        技巧, 攻略 ...): the verb says what the way is for and the two are one noun (减肥/方法,
+        学习/技巧), not a verb and its object. A verb before another verb or 的 is left alone.
+
+        Example: 有推荐的减肥方法吗 -> 减肥 modifies 方法 (the phrase is 减肥方法, not 方法)."""
+        if not self.purpose_heads:
+            return
+        for i in range(len(words) - 1):
+            if (
+                kinds[i] == "VERB"
+                and tags[i] in ("v", "vn", "vi")
+                and len(words[i]) >= 2
+                and words[i + 1] in self.purpose_heads
+                and kinds[i + 1] == "NOUN"
+            ):
+                kinds[i] = "NOUN"
 
 
 def _np_spans(words: list[str], kinds: list[str]) -> list[tuple[int, int]]:
