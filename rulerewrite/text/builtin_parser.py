@@ -226,6 +226,12 @@ _NAME_TAIL_TAGS = frozenset(
 _NAME_TAIL_CHAR_TAGS = frozenset({"t", "tg"})
 
 
+def _doubled_state_word(word: str, tag: str) -> bool:
+    """A doubled character jieba's dictionary keeps as a state word (依依 / 盈盈 / 冉冉: z):
+    after a surname it tags a name, the given name (蒋/依依 -> 蒋依依), as a pet name is."""
+    return tag == "z" and len(word) == 2 and word[0] == word[1]
+
+
 def _three_char_name(pairs: list[tuple[str, str]], i: int) -> bool:
     """pairs[i] (a surname) and the next two single characters form an unknown name."""
     if i + 2 >= len(pairs):
@@ -315,6 +321,7 @@ def _merge_names(
                     (
                         t2 not in _NAME_TAIL_TAGS
                         and not (len(w2) == 1 and t2 in _NAME_TAIL_CHAR_TAGS)
+                        and not (t == "nr" and _doubled_state_word(w2, t2))
                     )
                     or len(tail) + len(w2) > 2
                     or w2 in _NOT_NAME
