@@ -107,6 +107,24 @@ def test_a_noun_after_a_modal_is_the_predicate(parser: BuiltinParser) -> None:
     assert rels(p)["部署"] == "root"
 
 
+def test_a_verb_before_a_purpose_head_modifies_it() -> None:
+    """rules/context.yaml purpose_heads: 学习/方法 is one noun phrase, 找/方法 a verb and its
+    object (one character), and without the list the verb stays a verb."""
+    lexicon = Lexicon.load(domains=[])
+    p = BuiltinParser.for_lexicon(lexicon)
+    assert "学习方法" in phrases(p.parse("大家都在分享学习方法"))
+    assert rels(p.parse("我在找方法"))["找"] != "att"
+    plain = BuiltinParser(Segmenter(), surnames=())
+    assert "学习方法" not in phrases(plain.parse("大家都在分享学习方法"))
+
+
+def test_a_surname_and_a_doubled_state_word_are_a_name() -> None:
+    """蒋/依依 (依依 z) is a name; 柳 read as a noun (willow) with 依依 is not joined."""
+    p = BuiltinParser.for_lexicon(Lexicon.load(domains=[]))
+    assert ("汪盈盈", "nr") in [(t.text, t.pos) for t in p.parse("汪盈盈真好看").tokens]
+    assert "柳依依" not in [t.text for t in p.parse("柳依依").tokens]
+
+
 def test_unknown_names_after_a_surname_are_joined(parser: BuiltinParser) -> None:
     assert any(t.text == "张殿菲" and t.pos == "nr" for t in parser.parse("你认识张殿菲么").tokens)
     assert [t.text for t in parser.parse("王说了").tokens][:2] == ["王", "说"]

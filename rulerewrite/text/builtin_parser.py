@@ -226,6 +226,12 @@ _NAME_TAIL_TAGS = frozenset(
 _NAME_TAIL_CHAR_TAGS = frozenset({"t", "tg"})
 
 
+def _doubled_state_word(word: str, tag: str) -> bool:
+    """A doubled character jieba's dictionary keeps as a state word (依依 / 盈盈 / 冉冉: z):
+    after a surname it tags a name, the given name (蒋/依依 -> 蒋依依), as a pet name is."""
+    return tag == "z" and len(word) == 2 and word[0] == word[1]
+
+
 def _three_char_name(pairs: list[tuple[str, str]], i: int) -> bool:
     """pairs[i] (a surname) and the next two single characters form an unknown name."""
     if i + 2 >= len(pairs):
@@ -318,6 +324,7 @@ def _merge_names(
                     (
                         t2 not in _NAME_TAIL_TAGS
                         and not (len(w2) == 1 and t2 in _NAME_TAIL_CHAR_TAGS)
+                        and not (t == "nr" and _doubled_state_word(w2, t2))
                     )
                     or len(tail) + len(w2) > 2
                     or w2 in _NOT_NAME
@@ -492,6 +499,7 @@ class BuiltinParser:
         clause_tags: Iterable[str] = (),
         clause_freq: int = 0,
         person_ends: Iterable[str] = (),
+        purpose_heads: Iterable[str] = (),
         cache_size: int = 8192,
     ) -> None:
         self.segmenter = segmenter
@@ -503,6 +511,7 @@ class BuiltinParser:
         self.clause_tags = frozenset(clause_tags)
         self.clause_freq = clause_freq
         self.person_ends = tuple(person_ends)
+        self.purpose_heads = frozenset(purpose_heads)
         self.parse = lru_cache(maxsize=cache_size)(self._parse)  # type: ignore[method-assign]
 
     @classmethod
@@ -519,6 +528,7 @@ class BuiltinParser:
             clause_tags=_context_set(lexicon, "name_tail_clause_tags"),
             clause_freq=_context_int(lexicon, "name_tail_clause_freq"),
             person_ends=_context_set(lexicon, "human_heads"),
+            purpose_heads=_context_set(lexicon, "purpose_heads"),
             cache_size=cache_size,
         )
 
@@ -588,12 +598,32 @@ class BuiltinParser:
                 and (i + 1 == len(words) or kinds[i + 1] in ("PART", "PUNCT", "AUX", "NOUN"))
             ):
                 kinds[i] = "VERB"
+        self._verb_modifiers(words, tags, kinds)
         heads, rels = _attach(words, kinds)
         toks = tuple(
             new_token(i, w, t, heads[i], rels[i], starts[i], starts[i] + len(w))
             for i, (w, t) in enumerate(zip(words, tags, strict=True))
         )
         return Parse(text, toks)
+
+    def _verb_modifiers(self, words: list[str], tags: list[str], kinds: list[str]) -> None:
+        """Mark as nominal (in ``kinds``) a verb of two characters or more right before a
+        noun that names a way or a plan of doing (rules/context.yaml ``purpose_heads``: 方法,
+        技巧, 攻略 ...): the verb says what the way is for and the two are one noun (减肥/方法,
+        学习/技巧), not a verb and its object. A verb before another verb or 的 is left alone.
+
+        Example: 有推荐的减肥方法吗 -> 减肥 modifies 方法 (the phrase is 减肥方法, not 方法)."""
+        if not self.purpose_heads:
+            return
+        for i in range(len(words) - 1):
+            if (
+                kinds[i] == "VERB"
+                and tags[i] in ("v", "vn", "vi")
+                and len(words[i]) >= 2
+                and words[i + 1] in self.purpose_heads
+                and kinds[i + 1] == "NOUN"
+            ):
+                kinds[i] = "NOUN"
 
 
 def _np_spans(words: list[str], kinds: list[str]) -> list[tuple[int, int]]:

@@ -398,23 +398,36 @@ class _Objects(_Works):
         笑话), at most ``max_object`` characters, naming no person and asking nothing, and not
         already in the query ``text``."""
         obj = None
+        word = False  # the object opens with a word holding 了 / 过 (坐/过山车)
         # 我爱穿 after 你穿裙子吗: the verb without the mood word before it
         moods = len(verb) >= 2 and verb[0] in self.echo_moods
         for cand in (verb, verb[1:]) if moods else (verb,):
             i = said.find(cand)
             if i >= 0 and not self.personal.search(cand) and pre.match(said[:i]):
-                obj = re.sub(r"^[了过]?个?", "", said[i + len(cand) :])
+                at = i + len(cand)
+                rest = said[at:]
+                cut = re.match(r"^[了过]?个?", rest)
+                strip = cut.end() if cut is not None else 0
+                if strip and self._word_across(said, at, strip):
+                    strip, word = 0, True  # 坐过山车: 过山车 is the word, not 过 + 山车
+                obj = rest[strip:]
                 break
         if (
             not obj
             or len(obj) > self.own_max
-            or obj[0] in "不没了过的是"
+            or (obj[0] in "不没了过的是" and not word)
             or self.personal.search(obj)
             or _HAS_QWORD.search(obj)
             or obj in text
         ):
             return None
         return obj
+
+    def _word_across(self, said: str, at: int, strip: int) -> bool:
+        """Does a word of ``said`` start at ``at`` and run past the ``strip`` characters of
+        aspect or measure after the verb (坐/过山车: 过山车 from 过 on)? Then they are the
+        object's own first character, not the verb's aspect."""
+        return any(t.start == at and t.end > at + strip for t in self.mt.parse(said).tokens)
 
     def _topic_at(self, parse: Parse, pos: int, *, bare: bool) -> int:
         """Where a missing topic goes in the parsed query, ``pos`` being the gap the
