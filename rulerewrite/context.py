@@ -466,7 +466,9 @@ class ContextAnalyzer:
         # 不帅 / 没劲: a negated predicate jieba made one word of is no mention either
         negated = lexicon.rule("context", "negated_predicate")
         self.negated = negated.pattern if negated is not None else None
-        self.negated_tags = frozenset(negated.get("tags") or ()) if negated is not None else frozenset()
+        self.negated_tags = (
+            frozenset(negated.get("tags") or ()) if negated is not None else frozenset()
+        )
         # a polite opener (劳驾 / 麻烦) is no thing talked about, whatever jieba tags it
         self.non_entity = self.non_entity | frozenset(
             e.text for e in lexicon.entries_of("fw:polite")

@@ -1269,7 +1269,7 @@ class _Answers(_Offers):
                 # 我刚刚军训完 / 星期二军训完从基地回到学校… / 我也是: the reply is no
                 # short remark to echo, the user's own first-person statement is
                 own_said = unpunctuated(user.turn.content) if user is not None else ""
-                if self.own_statement.match(own_said):
+                if user is not None and self.own_statement.match(own_said):
                     last, said, own = user, own_said, True
                     led = lead.sub("", said, count=1)
                     remark = end.sub("", led).strip()
