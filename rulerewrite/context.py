@@ -463,6 +463,12 @@ class ContextAnalyzer:
         # 别生气 / 别客气: a prohibition jieba made one word of is no mention (:meth:`_prohibits`)
         prohibition = lexicon.rule("context", "prohibition")
         self.prohibition = prohibition.pattern if prohibition is not None else None
+        # 不帅 / 没劲: a negated predicate jieba made one word of is no mention either
+        negated = lexicon.rule("context", "negated_predicate")
+        self.negated = negated.pattern if negated is not None else None
+        self.negated_tags = (
+            frozenset(negated.get("tags") or ()) if negated is not None else frozenset()
+        )
         # a polite opener (劳驾 / 麻烦) is no thing talked about, whatever jieba tags it
         self.non_entity = self.non_entity | frozenset(
             e.text for e in lexicon.entries_of("fw:polite")
@@ -538,7 +544,19 @@ class ContextAnalyzer:
         dictionary word after it; rules/context.yaml ``prohibition``), a clause said to the
         listener rather than a thing named (别墅 / 别克 / 别针 are words of their own)."""
         m = self.prohibition.match(token.text) if self.prohibition is not None else None
-        return m is not None and self.lexicon.segmenter.freq(m.group("rest")) > 0
+        if m is not None and self.lexicon.segmenter.freq(m.group("rest")) > 0:
+            return True
+        return self._negated(token)
+
+    def _negated(self, token: Token) -> bool:
+        """Whether ``token`` is a negated predicate jieba made one word of (不帅: 不 and one
+        word it tags an adjective or a verb; rules/context.yaml ``negated_predicate``): what
+        is said of a thing, not the thing (不丹 / 不倒翁 are names of their own)."""
+        m = self.negated.match(token.text) if self.negated is not None else None
+        if m is None:
+            return False
+        rest = self.lexicon.segmenter.pos(m.group("rest"))
+        return len(rest) == 1 and rest[0][1] in self.negated_tags
 
     def dialogue(self, history: Sequence[Turn], *, lazy: bool = False) -> Dialogue:
         """The window: the last ``window`` exchanges, chit-chat turns dropped. ``lazy``: the

@@ -514,6 +514,7 @@ RULE_KEYS: dict[tuple[str, str], dict[str, str]] = {
             "like_end",
             "lack_to_do",
             "owned_object",
+            "own_statement",
         ),
         "regex",
     ),

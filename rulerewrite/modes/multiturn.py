@@ -1223,6 +1223,8 @@ class MultiTurn:
                 )
             ):
                 continue  # 发个红包 / 吃火锅: a verb and its object (花泽香菜: 花 is no verb here)
+            if _entity_judged(ti, name):
+                continue  # 周杰伦好帅 said twice: a listed name and what is said of it
             names.add(name)
         names |= self._said_three(d, mentions)
         given = frozenset(names)
@@ -2187,6 +2189,23 @@ def _compound_rest(wider: str, part: str, attributes: frozenset[str]) -> bool:
         and part not in rest
         and not rest.endswith(_ADDRESS)  # 张杰|哥, 小姐姐|朱主爱: a form of address, not a name
     )
+
+
+def _entity_judged(ti: TurnInfo, name: str) -> bool:
+    """The turn's ``name`` (rules/context.yaml whole_turn_name) opens with a name the
+    dictionaries list whole and goes on with a predicate on it: an adjective, an adverb or a
+    verb (周杰伦 + 好帅 / 刘德华 + 唱歌). Why: the reply that repeats such a turn word for word
+    makes no longer name of it; the listed name is the one to take (周杰伦好帅 / 周杰伦好帅 /
+    他们是谁 -> 周杰伦是谁, not 周杰伦好帅是谁)."""
+    start = ti.turn.content.find(name)
+    for m in ti.mentions:
+        if not m.protected or ".yaml" not in m.source or m.start != start:
+            continue
+        end = m.end
+        nxt = next((t for t in ti.parse.tokens if t.start == end), None)
+        if end < start + len(name) and nxt is not None:
+            return kind_of(nxt.pos, nxt.text) in ("ADJ", "ADV", "VERB")
+    return False
 
 
 def _user_fuller(wider: Candidate, part: str, versions: re.Pattern[str] | None) -> bool:

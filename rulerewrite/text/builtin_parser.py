@@ -373,6 +373,25 @@ def _merge_names(
     return out
 
 
+def _counted(toks: Sequence[Token], i: int) -> bool:
+    """``toks[i]`` is a measure word the tagger says it is (``q``) right after a demonstrative
+    or a number (这张 / 那条 / 两张 / 每张), not a family name (张 / 田 / 支 open names too).
+
+    Example:
+        >>> toks = [Token(0, "这", "r", -1, "dep", 0, 1), Token(1, "张", "q", -1, "dep", 1, 2)]
+        >>> _counted(toks, 1)
+        True
+    """
+    if i == 0 or toks[i].pos != "q" or toks[i - 1].end != toks[i].start:
+        return False
+    before = toks[i - 1]
+    return before.pos in ("m", "mq") or before.text[-1] in _COUNT_OPENERS
+
+
+# what opens a counted noun phrase before its measure word (这张 / 哪条 / 每张 / 几张)
+_COUNT_OPENERS = frozenset("这那哪每几")
+
+
 def unseen_names(
     tokens: Sequence[Token],
     *,
@@ -426,6 +445,8 @@ def unseen_names(
                 )
                 # C罗最佳: the surname character ends a Latin word
                 or (i > 0 and toks[i - 1].end == t.start and toks[i - 1].text.isascii())
+                # 这张图片 / 两张票: a measure word after a demonstrative or a number
+                or _counted(toks, i)
             ):
                 continue
             yield name, t.start

@@ -1252,25 +1252,28 @@ class _Answers(_Offers):
                 continue
             said = self.emote_end.sub("", unpunctuated(last.turn.content))  # 介绍嘛害羞
             own = False
+            user = d.turns[-2] if len(d.turns) >= 2 else None
+            if user is not None and (user.turn.role != "user" or is_question(user.parse)):
+                user = None
             if rule.get("past_evaluation") and self.evaluation.match(said):
                 # 我是四川人 / 好巧 / 我也是: the bare evaluation reacts to the user's own
                 # statement, which is what the reply echoes (said as it was: no perspective)
-                user = d.turns[-2] if len(d.turns) >= 2 else None
-                if user is None or user.turn.role != "user" or is_question(user.parse):
+                if user is None:
                     return None
                 last, said, own = user, unpunctuated(user.turn.content), True
             if self._acknowledges(said):
                 return None  # 今天天气不错 / 是啊 / 可以: a yes or an okay proposes nothing
             led = lead.sub("", said, count=1)
             remark = end.sub("", led).strip()
-            if (
-                not 1 <= len(remark) <= int(rule.get("max_remark") or 10)
-                or remark in (rule.get("dodges") or ())
-                # the question word before the final particles are cut (区块链是什么: 么 is
-                # part of 什么, not a particle)
-                or _HAS_QWORD.search(led)
-                or _CLAUSES.search(remark)
-            ):
+            if not self._echoable(rule, led, remark) and rule.get("own_fallback") and not own:
+                # 我刚刚军训完 / 星期二军训完从基地回到学校… / 我也是: the reply is no
+                # short remark to echo, the user's own first-person statement is
+                own_said = unpunctuated(user.turn.content) if user is not None else ""
+                if user is not None and self.own_statement.match(own_said):
+                    last, said, own = user, own_said, True
+                    led = lead.sub("", said, count=1)
+                    remark = end.sub("", led).strip()
+            if not self._echoable(rule, led, remark):
                 return None
             if own and self.personal.search(remark):
                 return None  # 我喜欢我妈 / 好巧 / 我也是: whose 我 that is is unclear
@@ -1323,6 +1326,17 @@ class _Answers(_Offers):
                 confidence=0.65,
             )
         return None
+
+    def _echoable(self, rule: Any, led: str, remark: str) -> bool:
+        """``remark`` (``led`` before its final particles are cut) is a short remark a bare
+        reply can take: within ``max_remark``, no dodge, no question word (区块链是什么: 么 is
+        part of 什么, not a particle, so ``led`` is read), no second clause."""
+        return (
+            1 <= len(remark) <= int(rule.get("max_remark") or 10)
+            and remark not in (rule.get("dodges") or ())
+            and not _HAS_QWORD.search(led)
+            and not _CLAUSES.search(remark)
+        )
 
     def _acknowledges(self, said: str) -> bool:
         """``said`` is itself a bare yes, okay, "me too" or no (是啊 / 好的 / 没有: a pattern

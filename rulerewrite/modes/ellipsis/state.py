@@ -70,6 +70,7 @@ class _State:
         self.interjection = rule_pattern(pats, "interjection") or never
         self.emote_end = rule_pattern(pats, "emote_end") or never
         self.evaluation = rule_pattern(pats, "evaluation") or never
+        self.own_statement = rule_pattern(pats, "own_statement") or never
         self.judged_end = rule_pattern(pats, "judged_end") or never
         self.says_end = rule_pattern(pats, "says_end") or never
         self.offer_end = rule_pattern(pats, "offer_end") or never
